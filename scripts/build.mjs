@@ -1,0 +1,45 @@
+// Builds trellis: TypeScript -> CommonJS in dist/lib (with declarations), then thin entry files in
+// dist/entry so that `require` and `import` both load the ONE CommonJS implementation (no dual-package
+// hazard: symbols, classes and instanceof checks are shared between the two module systems).
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+rmSync(join(root, 'dist'), { recursive: true, force: true })
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root })
+
+const entry = join(root, 'dist', 'entry')
+mkdirSync(entry, { recursive: true })
+
+// `trellis`: require('trellis') is the factory itself, with .default, .trellis and .fastify aliases.
+writeFileSync(join(entry, 'index.cjs'), `'use strict'
+const lib = require('../lib/index.js')
+const factory = lib.default
+module.exports = factory
+for (const key of Object.keys(lib)) if (key !== '__esModule') module.exports[key] = lib[key]
+module.exports.default = factory
+module.exports.trellis = factory
+module.exports.fastify = factory
+`)
+function esmWrapper (cjsFile, names) {
+  return `import lib from './${cjsFile}'\nexport default lib\n` +
+    names.map((n) => `export const ${n} = lib.${n}\n`).join('')
+}
+const indexNames = Object.keys(require(join(root, 'dist', 'lib', 'index.js'))).filter((k) => k !== 'default' && k !== '__esModule')
+writeFileSync(join(entry, 'index.mjs'), esmWrapper('index.cjs', [...new Set([...indexNames, 'trellis', 'fastify'])]))
+
+for (const name of ['plugin', 'bearer-auth']) {
+  writeFileSync(join(entry, `${name}.cjs`), `'use strict'
+const lib = require('../lib/${name}.js')
+module.exports = lib.default
+for (const key of Object.keys(lib)) if (key !== '__esModule') module.exports[key] = lib[key]
+module.exports.default = lib.default
+`)
+  const names = Object.keys(require(join(root, 'dist', 'lib', `${name}.js`))).filter((k) => k !== 'default' && k !== '__esModule')
+  writeFileSync(join(entry, `${name}.mjs`), esmWrapper(`${name}.cjs`, names))
+}
+console.log('built dist/lib and dist/entry')
