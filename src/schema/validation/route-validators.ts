@@ -1,0 +1,79 @@
+/**
+ * Compiling the validators of one route: `query` alias, shorthand, header lowercasing, the
+ * body-on-GET refusal, and wrapping build failures with the route.
+ */
+import { errorCodes } from '../../errors'
+import { isPlainSchemaObject, normalizeSchema } from './normalize'
+import type { HttpPart, RouteSchema, RouteValidators, ValidatorCompiler, ValidatorFn } from './types'
+
+export interface CompileRouteValidatorsInput {
+  schema: RouteSchema
+  method: string
+  url: string
+  compiler: ValidatorCompiler
+  /** Fastify's `jsonShorthand` server option; default true. */
+  jsonShorthand?: boolean
+}
+
+const BODYLESS = new Set(['GET', 'HEAD'])
+
+function methodList (method: unknown): string[] {
+  return (Array.isArray(method) ? method : [method]).map((m) => String(m).toUpperCase())
+}
+
+function describeReason (error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+/**
+ * Compiles the request-part validators of a route schema. A part is validated only when its
+ * schema is present (truthy). Throws FST_ERR_SCH_DUPLICATE when both `query` and `querystring` are
+ * set, FST_ERR_SCH_BODY_ON_GET for a body schema on a GET/HEAD-only route, and
+ * FST_ERR_SCH_VALIDATION_BUILD (with `cause`) when the compiler throws.
+ */
+export function compileRouteValidators (input: CompileRouteValidatorsInput): RouteValidators {
+  const { schema, method, url, compiler } = input
+  const validators: RouteValidators = {}
+  if (schema === null || schema === undefined || typeof schema !== 'object') return validators
+
+  if (schema.query && schema.querystring && schema.query !== schema.querystring) {
+    throw new errorCodes.FST_ERR_SCH_DUPLICATE('querystring')
+  }
+  const parts: Array<[HttpPart, unknown]> = [
+    ['headers', schema.headers],
+    ['body', schema.body],
+    ['querystring', schema.querystring || schema.query],
+    ['params', schema.params]
+  ]
+
+  if (schema.body && methodList(method).every((m) => BODYLESS.has(m))) {
+    throw new errorCodes.FST_ERR_SCH_BODY_ON_GET(String(method), url)
+  }
+
+  const normalizeOptions = { jsonShorthand: input.jsonShorthand }
+  for (const [part, partSchema] of parts) {
+    if (!partSchema) continue
+    const normalized = normalizeSchema(partSchema, part, normalizeOptions)
+    let fn: ValidatorFn
+    try {
+      fn = compiler({ schema: normalized, method, url, httpPart: part })
+    } catch (error) {
+      throw new errorCodes.FST_ERR_SCH_VALIDATION_BUILD(String(method), url, describeReason(error), { cause: error })
+    }
+    if (typeof fn !== 'function') {
+      const reason = `the validator compiler returned ${fn === null ? 'null' : typeof fn} for ${part}, expected a function`
+      throw new errorCodes.FST_ERR_SCH_VALIDATION_BUILD(String(method), url, reason)
+    }
+    validators[part] = fn
+  }
+  return validators
+}
+
+/** True when a route schema declares at least one request part to validate. */
+export function hasRequestSchemas (schema: RouteSchema | undefined | null): boolean {
+  if (!schema || typeof schema !== 'object') return false
+  return Boolean(schema.body || schema.querystring || schema.query || schema.params || schema.headers)
+}
+
+export { isPlainSchemaObject }
