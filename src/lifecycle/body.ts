@@ -1,0 +1,259 @@
+/**
+ * Reading and parsing a request body: the step between `preParsing` and `preValidation`.
+ *
+ * The core decides *whether* a request has a body to parse — {@link shouldParseBody} encodes
+ * Fastify 4.3's rule — and calls {@link parseBody} only then. parseBody picks the parser from the
+ * context's {@link ContentTypeParsers}, enforces the body limit and Content-Length for parseAs
+ * parsers, and reports through `done` exactly once.
+ */
+import { AsyncResource } from 'node:async_hooks'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { Readable } from 'node:stream'
+import { errorCodes } from '../errors'
+import type { ContentTypeParsers, ResolvedParser } from './content-type-parsers'
+
+const {
+  FST_ERR_CTP_BODY_TOO_LARGE,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH
+} = errorCodes
+
+/**
+ * What parseBody needs from a request: its headers (lowercased names, as node gives them).
+ * The core's Request satisfies it structurally. The same object is passed to the parser function
+ * as its first argument.
+ */
+export interface BodyRequest {
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>
+  raw?: IncomingMessage
+  log?: { warn?: (...args: any[]) => void }
+}
+
+/** Callback of {@link parseBody}: called once, with the error or the parsed body. */
+export type BodyDone = (err: Error | null, body?: unknown) => void
+
+/** A payload stream as it may come out of a `preParsing` hook (e.g. a decompressor). */
+type PayloadStream = Readable & { receivedEncodedLength?: number }
+
+function headerValue (headers: BodyRequest['headers'], name: string): string | undefined {
+  const v = headers[name]
+  if (Array.isArray(v)) return v[0]
+  return typeof v === 'string' ? v : undefined
+}
+
+/**
+ * Fastify 4.3's rule for whether the body of a request is parsed at all (handleRequest):
+ * - GET / HEAD: never.
+ * - POST / PUT / PATCH: always when a Content-Type is present; without one, only when the request
+ *   announces a body (`transfer-encoding` present, or `content-length` present and not `'0'`) —
+ *   then parseBody answers 415 unless a `'*'` catch-all exists.
+ * - OPTIONS / DELETE: only with a Content-Type *and* a `transfer-encoding` or `content-length`.
+ * - any other method: never.
+ */
+export function shouldParseBody (method: string | undefined, headers: BodyRequest['headers']): boolean {
+  const contentType = headerValue(headers, 'content-type')
+  const te = headers['transfer-encoding']
+  const cl = headers['content-length']
+  switch (method) {
+    case 'POST': case 'PUT': case 'PATCH':
+      if (contentType !== undefined) return true
+      return te !== undefined || (cl !== undefined && cl !== '0')
+    case 'OPTIONS': case 'DELETE':
+      return contentType !== undefined && (te !== undefined || cl !== undefined)
+    default:
+      return false
+  }
+}
+
+/**
+ * The Content-Length to check the body against: a non-negative integer, `undefined` when absent
+ * or when `transfer-encoding` is present (RFC 9112 §6.3: Transfer-Encoding overrides it), or
+ * `NaN` when present but not a number.
+ */
+function declaredLength (headers: BodyRequest['headers']): number | undefined {
+  if (headers['transfer-encoding'] !== undefined) return undefined
+  const raw = headerValue(headers, 'content-length')
+  if (raw === undefined) return undefined
+  const t = raw.trim()
+  return /^[0-9]{1,15}$/.test(t) ? Number(t) : NaN
+}
+
+function isPositiveLimit (n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0
+}
+
+/**
+ * Parses the body of `request` read from `payload` (the raw request, or what `preParsing`
+ * returned) and calls `done(err)` or `done(null, body)` exactly once.
+ *
+ * - No parser for the Content-Type (absent, invalid, or unregistered, and no `'*'`):
+ *   `FST_ERR_CTP_INVALID_MEDIA_TYPE` (415); the payload is left unread.
+ * - Stream parsers (no `parseAs`) get `payload` as is and read it themselves; no limit is applied
+ *   by parseBody (Fastify 4.3 behaviour).
+ * - parseAs parsers: the body is read as Buffers. The limit is the route's `bodyLimit` if given,
+ *   else the parser's, else the registry's. A Content-Length above the limit fails at once with
+ *   `FST_ERR_CTP_BODY_TOO_LARGE` (413) without reading; otherwise received bytes are counted
+ *   (chunked bodies included; a `payload.receivedEncodedLength` set by a decoding preParsing
+ *   stream is used instead when present) and as soon as they exceed the limit reading stops with
+ *   413 — nothing beyond the limit is kept. At the end, a byte count different from a declared
+ *   Content-Length (or an unparseable Content-Length) gives `FST_ERR_CTP_INVALID_CONTENT_LENGTH`
+ *   (400). `'string'` bodies are decoded as utf-8 whatever the charset parameter says (4.3).
+ * - A payload `error`, or a payload closed before its end (client abort), gives that error with
+ *   `statusCode = 400` added when it has none; `done` is still called once and nothing hangs.
+ * - The parser may call `done`, return a promise, or throw: a throw or rejection becomes the
+ *   error (passed on unchanged, so its own `statusCode` — or none, which the reply turns into
+ *   500 — is kept, as in 4.3; a rejection without a reason becomes an Error). Second calls of
+ *   `done` are ignored.
+ *
+ * `done` runs in the async context of the call to parseBody (AsyncResource), like 4.3.
+ */
+export function parseBody (
+  request: BodyRequest,
+  payload: Readable,
+  parsers: ContentTypeParsers,
+  routeBodyLimit: number | undefined,
+  done: BodyDone
+): void {
+  const resource = new AsyncResource('content-type-parser:run')
+  let finished = false
+  const finish: BodyDone = (err, body) => {
+    if (finished) {
+      request.log?.warn?.('content-type parser reported more than once; ignored')
+      return
+    }
+    finished = true
+    resource.runInAsyncScope(() => {
+      if (err != null) done(err)
+      else done(null, body)
+    })
+  }
+
+  const contentType = headerValue(request.headers, 'content-type')
+  let parser: ResolvedParser | undefined
+  try {
+    parser = parsers.lookup(contentType)
+  } catch (err) {
+    finish(err as Error)
+    return
+  }
+  if (parser === undefined) {
+    finish(new FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
+    return
+  }
+
+  if (parser.parseAs === undefined) {
+    runParser(parser, request, payload, finish)
+    return
+  }
+
+  const limit = isPositiveLimit(routeBodyLimit)
+    ? routeBodyLimit
+    : isPositiveLimit(parser.bodyLimit) ? parser.bodyLimit : parsers.bodyLimit
+  readRawBody(request, payload as PayloadStream, parser, limit, finish)
+}
+
+function runParser (parser: ResolvedParser, request: BodyRequest, input: unknown, finish: BodyDone): void {
+  let result: unknown
+  try {
+    result = parser.fn(request, input, finish)
+  } catch (err) {
+    finish(err as Error)
+    return
+  }
+  if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+    (result as PromiseLike<unknown>).then(
+      body => finish(null, body),
+      (err: unknown) => finish(err == null ? new Error('Content type parser rejected without a reason') : err as Error)
+    )
+  }
+}
+
+function readRawBody (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
+  const expected = declaredLength(request.headers)
+  if (expected !== undefined && expected > limit) {
+    finish(new FST_ERR_CTP_BODY_TOO_LARGE())
+    return
+  }
+  if (payload.destroyed && !payload.readableEnded) {
+    finish(abortError())
+    return
+  }
+
+  const chunks: Buffer[] = []
+  let received = 0
+  let ended = false
+
+  const counted = (): number => typeof payload.receivedEncodedLength === 'number' ? payload.receivedEncodedLength : received
+
+  const cleanup = (): void => {
+    payload.removeListener('data', onData)
+    payload.removeListener('end', onEnd)
+    payload.removeListener('error', onError)
+    payload.removeListener('close', onClose)
+  }
+
+  function onData (chunk: Buffer | string): void {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+    received += buf.length
+    if (counted() > limit) {
+      cleanup()
+      // keep the stream flowing so the rest is discarded rather than buffered or left blocking
+      payload.on('error', noop)
+      chunks.length = 0
+      finish(new FST_ERR_CTP_BODY_TOO_LARGE())
+      return
+    }
+    chunks.push(buf)
+  }
+
+  function onEnd (): void {
+    ended = true
+    cleanup()
+    const size = counted()
+    if (expected !== undefined && size !== expected) {
+      finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH())
+      return
+    }
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    chunks.length = 0
+    runParser(parser, request, parser.asString ? buffer.toString('utf8') : buffer, finish)
+  }
+
+  function onError (err: unknown): void {
+    cleanup()
+    payload.on('error', noop)
+    finish(withStatus(err))
+  }
+
+  function onClose (): void {
+    if (ended) return
+    cleanup()
+    finish(abortError())
+  }
+
+  if (payload.readableEnded) {
+    // already consumed by someone else: nothing more will arrive
+    onEnd()
+    return
+  }
+  payload.on('data', onData)
+  payload.on('end', onEnd)
+  payload.on('error', onError)
+  payload.on('close', onClose)
+  payload.resume()
+}
+
+function noop (): void {}
+
+function withStatus (err: unknown): Error {
+  const e = (err instanceof Error ? err : new Error(String(err))) as Error & { statusCode?: number }
+  if (typeof e.statusCode !== 'number') e.statusCode = 400
+  return e
+}
+
+function abortError (): Error {
+  const e = new Error('Request aborted before the body was received') as Error & { code: string, statusCode: number }
+  e.code = 'ECONNRESET'
+  e.statusCode = 400
+  return e
+}
