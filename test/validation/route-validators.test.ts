@@ -55,7 +55,7 @@ describe('compileRouteValidators', () => {
       (e: any) => {
         assert.ok(e instanceof errorCodes.FST_ERR_SCH_VALIDATION_BUILD)
         assert.equal(e.message, 'Failed building the validation schema for GET: /p/:id, due to error boom')
-        assert.equal(e.cause.message, 'boom')
+        assert.equal((e.cause as Error).message, 'boom')
         return true
       })
   })
