@@ -1,0 +1,48 @@
+/**
+ * Orchestration: schema -> generated source -> function (via `new Function`).
+ * The generated module receives the runtime helpers (`$rt`) and the constants (`$c`) once;
+ * the returned serializer allocates no closure per call.
+ */
+import { createRefResolver } from '../ref-resolver'
+import { GenContext } from './context'
+import { genValue } from './generate-value'
+import { NEEDS_ESCAPE } from './escape'
+import { getRuntime, type Rounding } from './runtime'
+
+export type SerializerFn = (payload: unknown) => string
+
+export interface CompileOptions {
+  sharedSchemas?: Record<string, unknown>
+  /** integer rounding for non-integer numbers written to `type: 'integer'` (default `trunc`) */
+  rounding?: Rounding
+  /** print the generated source to stderr */
+  debug?: boolean
+}
+
+const PRELUDE = '\'use strict\'\n' +
+  'const $str = $rt.str, $coerceStr = $rt.coerceStr, $num = $rt.num, $int = $rt.int, ' +
+  '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc\n'
+
+/** Generates the source of a serializer for `schema`; the source's body returns the `main` function. */
+export function generateSource (schema: unknown, options: CompileOptions = {}): { source: string, consts: unknown[] } {
+  const { resolver, outer } = createRefResolver(options.sharedSchemas ?? {}).forRoot(schema)
+  const ctx = new GenContext(resolver)
+  const body = genValue(ctx, schema, outer, 'input', '#')
+  const single = /^json \+= (f\d+)\(input\)\n$/.exec(body)
+  let source = PRELUDE + ctx.functions.join('\n')
+  source += single !== null
+    ? `return ${single[1]}\n`
+    : `function main (input) {\nlet json = ''\n${body}return json\n}\nreturn main\n`
+  return { source, consts: ctx.consts }
+}
+
+export function compileSerializer (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
+  const { source, consts } = generateSource(schema, options)
+  if (options.debug === true) process.stderr.write(`// trellis serializer\n${source}\n`)
+  const rt = { ...getRuntime(options.rounding), esc: NEEDS_ESCAPE }
+  // eslint-disable-next-line no-new-func
+  const factory = new Function('$rt', '$c', source) as (rt: unknown, c: unknown[]) => SerializerFn
+  const main = factory(rt, consts)
+  Object.defineProperty(main, 'source', { value: source, enumerable: false })
+  return main as SerializerFn & { source: string }
+}

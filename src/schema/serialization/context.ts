@@ -1,0 +1,138 @@
+/**
+ * Code-generation state for one compiled serializer: the named functions generated so far
+ * (one per object/array/alternative schema and base URI, so recursive schemas terminate),
+ * the constants the generated code reads through `$c[i]` (regexps, matchers, default values),
+ * merged schemas (cached by the identity of their parts) and matchers.
+ */
+import { enterScope, type RefResolver } from '../ref-resolver'
+import { MatcherCompiler } from './match'
+import { mergeSchemas, type Located, type MergeHost } from './merge'
+
+export type Schema = Record<string, unknown>
+
+export interface Deref { schema: unknown, base: string, location: string }
+
+export class GenContext implements MergeHost {
+  readonly functions: string[] = []
+  readonly consts: unknown[] = []
+  private fnCounter = 0
+  private tmpCounter = 0
+  private readonly fnNames = new Map<unknown, Map<string, string>>()
+  private readonly baseHints = new WeakMap<object, string>()
+  private readonly merged = new Map<string, Schema>()
+  private readonly ids = new WeakMap<object, number>()
+  private idCounter = 0
+  private readonly matchers: MatcherCompiler
+  private readonly matcherConsts = new Map<unknown, Map<string, string>>()
+
+  constructor (readonly resolver: RefResolver) {
+    this.matchers = new MatcherCompiler(resolver)
+  }
+
+  /** Expression reading a runtime constant. */
+  constant (value: unknown): string {
+    this.consts.push(value)
+    return `$c[${this.consts.length - 1}]`
+  }
+
+  /** A fresh local variable name. */
+  tmp (prefix = 'v'): string {
+    return prefix + String(this.tmpCounter++)
+  }
+
+  /**
+   * The name of the function serializing `schema` at `base`; `build(name)` produces its source the
+   * first time (the name is registered before building, so recursion refers to it).
+   */
+  functionFor (schema: unknown, base: string, build: (name: string) => string): string {
+    let byBase = this.fnNames.get(schema)
+    if (byBase === undefined) { byBase = new Map(); this.fnNames.set(schema, byBase) }
+    const known = byBase.get(base)
+    if (known !== undefined) return known
+    const name = 'f' + String(this.fnCounter++)
+    byBase.set(base, name)
+    this.functions.push(build(name))
+    return name
+  }
+
+  /** Expression of a matcher (`anyOf`/`oneOf`/`if`) for `schema` at `base`. */
+  matcher (schema: unknown, base: string): string {
+    let byBase = this.matcherConsts.get(schema)
+    if (byBase === undefined) { byBase = new Map(); this.matcherConsts.set(schema, byBase) }
+    let expr = byBase.get(base)
+    if (expr === undefined) {
+      expr = this.constant(this.matchers.compile(schema, this.baseOf(schema, base)))
+      byBase.set(base, expr)
+    }
+    return expr
+  }
+
+  private readonly variants = new Map<string, Schema>()
+
+  /** A derived schema cached by (parent identity, key), so derived schemas keep a stable identity. */
+  variant (parent: Schema, key: string, make: () => Schema): Schema {
+    const k = String(this.idOf(parent)) + ':' + key
+    let v = this.variants.get(k)
+    if (v === undefined) { v = make(); this.variants.set(k, v) }
+    return v
+  }
+
+  /** The base URI inside `schema`. */
+  inner (outer: string, schema: unknown): string {
+    return enterScope(outer, schema)
+  }
+
+  hint (schema: unknown, base: string): void {
+    if (schema !== null && typeof schema === 'object' && !this.baseHints.has(schema)) this.baseHints.set(schema, base)
+  }
+
+  /** The base around `schema`: the recorded one for sub-schemas moved by a merge, else `base`. */
+  baseOf (schema: unknown, base: string): string {
+    if (schema !== null && typeof schema === 'object') {
+      const hinted = this.baseHints.get(schema)
+      if (hinted !== undefined) return hinted
+    }
+    return base
+  }
+
+  /** Follows `$ref` chains (siblings of `$ref` are ignored, as in draft 7). */
+  deref (schema: unknown, base: string, location = '#'): Deref {
+    let current = schema
+    let outer = this.baseOf(schema, base)
+    let loc = location
+    const seen = new Set<unknown>()
+    while (current !== null && typeof current === 'object' && typeof (current as Schema).$ref === 'string') {
+      if (seen.has(current)) throw new Error(`Circular $ref "${String((current as Schema).$ref)}"`)
+      seen.add(current)
+      const r = this.resolver.resolve((current as Schema).$ref as string, enterScope(outer, current))
+      current = r.schema
+      outer = r.base
+      loc = r.location
+    }
+    return { schema: current, base: outer, location: loc }
+  }
+
+  private idOf (o: object): number {
+    let id = this.ids.get(o)
+    if (id === undefined) { id = ++this.idCounter; this.ids.set(o, id) }
+    return id
+  }
+
+  /** Merges located schemas (each `$ref` followed first); the same parts give the same object. */
+  merge (parts: Array<{ schema: unknown, base: string }>): { schema: Schema, base: string } {
+    const located: Located[] = parts.map((p) => {
+      const r = this.deref(p.schema, p.base)
+      const s = (r.schema !== null && typeof r.schema === 'object' ? r.schema : {}) as Schema
+      return { schema: s, base: enterScope(r.base, s) }
+    })
+    const key = located.map((l) => String(this.idOf(l.schema)) + '@' + l.base).join('|')
+    let result = this.merged.get(key)
+    if (result === undefined) {
+      result = mergeSchemas(located, this)
+      this.merged.set(key, result)
+    }
+    const base = located.length > 0 ? located[0].base : ''
+    this.hint(result, base)
+    return { schema: result, base }
+  }
+}

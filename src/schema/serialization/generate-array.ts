@@ -1,0 +1,62 @@
+/**
+ * Arrays: one generated function per (schema, base URI). `items` as a schema serializes every
+ * element with it; `items` as a tuple checks each position's type (fast-json-stringify@5 behaviour:
+ * a mismatching item throws "Item at <i> does not match schema definition."), and extra elements are
+ * written with `additionalItems` (a schema, or JSON.stringify for `true`) or refused.
+ */
+import type { GenContext, Schema } from './context'
+import type { GenValue } from './generate-value'
+import { inferType, lit, typeCondition } from './generate-value'
+
+export function genArrayFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
+  return ctx.functionFor(schema, base, (name) => buildArray(ctx, schema, base, loc, gen, name))
+}
+
+function itemCondition (type: unknown, x: string): string | undefined {
+  if (typeof type === 'string') {
+    switch (type) {
+      case 'integer': return `Number.isInteger(${x})`
+      case 'number': return `Number.isFinite(${x})`
+      case 'boolean': return `typeof ${x} === 'boolean'`
+      case 'object': return `(${x} !== null && typeof ${x} === 'object' && ${x}.constructor === Object)`
+      case 'string': return `(typeof ${x} === 'string' || ${x} === null || ${x} instanceof Date || ${x} instanceof RegExp || ` +
+        `(typeof ${x} === 'object' && typeof ${x}.toString === 'function' && ${x}.toString !== Object.prototype.toString))`
+      default: return typeCondition(type, x)
+    }
+  }
+  if (Array.isArray(type)) return '(' + type.map((t) => itemCondition(t, x) ?? 'true').join(' || ') + ')'
+  return undefined
+}
+
+function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string, gen: GenValue, name: string): string {
+  const base = ctx.inner(outer, schema)
+  let code = `function ${name} (input) {\n`
+  code += `if (input === null || input === undefined) return ${schema.nullable === true ? '\'null\'' : '\'[]\''}\n`
+  code += `if (!Array.isArray(input)) throw new TypeError(${lit(`The value of '${loc}' does not match schema definition.`)})\n`
+  code += 'const n = input.length\nif (n === 0) return \'[]\'\n'
+  const items = schema.items
+  if (Array.isArray(items)) {
+    const additional = schema.additionalItems
+    if (additional === undefined || additional === false) {
+      code += `if (n > ${items.length}) throw new Error(${lit(`Item at ${items.length} does not match schema definition.`)})\n`
+    }
+    code += 'let json = \'[\'\n'
+    items.forEach((item, i) => {
+      const v = ctx.tmp()
+      const itemLoc = `${loc}/items/${i}`
+      const target = ctx.deref(item, base, itemLoc).schema
+      const cond = target !== null && typeof target === 'object' ? itemCondition(inferType(target as Schema), v) : undefined
+      const check = cond === undefined ? '' : `if (!(${cond})) throw new Error(${lit(`Item at ${i} does not match schema definition.`)})\n`
+      code += `if (n > ${i}) {\n${i > 0 ? 'json += \',\'\n' : ''}const ${v} = input[${i}]\n${check}${gen(ctx, item, base, v, itemLoc)}}\n`
+    })
+    if (additional !== undefined && additional !== false) {
+      code += `for (let i = ${items.length}; i < n; i++) {\nif (i > 0) json += ','\nconst v = input[i]\n`
+      code += additional === true ? 'json += $any(v)\n' : gen(ctx, additional, base, 'v', `${loc}/additionalItems`)
+      code += '}\n'
+    }
+    return code + 'return json + \']\'\n}\n'
+  }
+  code += 'let json = \'[\'\nfor (let i = 0; i < n; i++) {\nif (i !== 0) json += \',\'\nconst v = input[i]\n'
+  code += gen(ctx, items, base, 'v', `${loc}/items`)
+  return code + '}\nreturn json + \']\'\n}\n'
+}

@@ -1,0 +1,96 @@
+/**
+ * Objects: one generated function per (schema, base URI). Declared properties are read by literal
+ * name (no Object.keys), required ones first (as fast-json-stringify@5 orders them), so commas are
+ * known statically after the first always-written property. `patternProperties` and
+ * `additionalProperties` (true or a schema) iterate the remaining own keys; undeclared properties are
+ * never written otherwise.
+ */
+import type { GenContext, Schema } from './context'
+import type { GenValue } from './generate-value'
+import { lit } from './generate-value'
+
+function isObject (v: unknown): v is Schema {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+function toRegExp (pattern: string): RegExp {
+  try { return new RegExp(pattern) } catch { return new RegExp(pattern, 'u') }
+}
+
+export function genObjectFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
+  return ctx.functionFor(schema, base, (name) => buildObject(ctx, schema, base, loc, gen, name))
+}
+
+function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: string, gen: GenValue, name: string): string {
+  const base = ctx.inner(outer, schema)
+  const properties = isObject(schema.properties) ? schema.properties : {}
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((x): x is string => typeof x === 'string') : []
+  const keys = Object.keys(properties)
+  const ordered = [...keys.filter((k) => required.includes(k)), ...keys.filter((k) => !required.includes(k))]
+
+  let code = `function ${name} (input) {\n`
+  code += 'const obj = (input !== null && typeof input === \'object\' && typeof input.toJSON === \'function\') ? input.toJSON() : input\n'
+  code += `if (obj === null || obj === undefined) return ${schema.nullable === true ? '\'null\'' : '\'{}\''}\n`
+  for (const key of required) {
+    if (!keys.includes(key)) code += `if (obj[${lit(key)}] === undefined) throw new Error(${lit(`${JSON.stringify(key)} is required!`)})\n`
+  }
+  code += 'let json = \'{\'\n'
+  // comma state: 'none' = nothing written yet for sure, 'some' = something written for sure, 'flag' = runtime flag `c`
+  let state: 'none' | 'some' | 'flag' = 'none'
+  let usesFlag = false
+  const sep = (): string => {
+    if (state === 'some') return 'json += \',\'\n'
+    if (state === 'flag') return 'if (c) json += \',\'\nelse c = true\n'
+    return ''
+  }
+  for (const key of ordered) {
+    const prop = properties[key]
+    const v = ctx.tmp()
+    const keyLit = lit(JSON.stringify(key) + ':')
+    const propLoc = `${loc}/properties/${key}`
+    const target = ctx.deref(prop, base, propLoc).schema
+    const dflt = isObject(target) ? target.default : undefined
+    const isRequired = required.includes(key)
+    const always = isRequired || dflt !== undefined
+    const before = state === 'none' && !always ? 'c = true\n' : sep()
+    if (state === 'none' && !always) usesFlag = true
+    code += `const ${v} = obj[${lit(key)}]\nif (${v} !== undefined) {\n${before}json += ${keyLit}\n${gen(ctx, prop, base, v, propLoc)}}`
+    if (dflt !== undefined) {
+      if (dflt === null || typeof dflt !== 'object') {
+        code += ` else {\n${before}json += ${lit(JSON.stringify(key) + ':' + (JSON.stringify(dflt) ?? 'null'))}\n}\n`
+      } else {
+        const d = ctx.tmp('d')
+        code += ` else {\n${before}json += ${keyLit}\nconst ${d} = ${ctx.constant(dflt)}\n${gen(ctx, prop, base, d, propLoc)}}\n`
+      }
+    } else if (isRequired) {
+      code += ` else throw new Error(${lit(`${JSON.stringify(key)} is required!`)})\n`
+    } else {
+      code += '\n'
+    }
+    if (always) state = 'some'
+    else if (state === 'none') state = 'flag'
+  }
+
+  const patterns = isObject(schema.patternProperties) ? schema.patternProperties : undefined
+  const additional = schema.additionalProperties
+  if (patterns !== undefined || (additional !== undefined && additional !== false)) {
+    if (state === 'none') { usesFlag = true; state = 'flag' }
+    const declared = ctx.constant(new Set(keys))
+    code += `const keys = Object.keys(obj)\nfor (let i = 0; i < keys.length; i++) {\nconst k = keys[i]\nif (${declared}.has(k)) continue\n`
+    code += 'const v = obj[k]\nif (v === undefined || typeof v === \'function\' || typeof v === \'symbol\') continue\n'
+    for (const pattern of Object.keys(patterns ?? {})) {
+      const re = ctx.constant(toRegExp(pattern))
+      const pLoc = `${loc}/patternProperties/${pattern}`
+      code += `if (${re}.test(k)) {\n${sep()}json += $str(k) + ':'\n${gen(ctx, patterns![pattern], base, 'v', pLoc)}continue\n}\n`
+    }
+    if (additional === true || (isObject(additional) && Object.keys(additional).length === 0)) {
+      code += `${sep()}json += $str(k) + ':' + $any(v)\n`
+    } else if (isObject(additional)) {
+      code += `${sep()}json += $str(k) + ':'\n${gen(ctx, additional, base, 'v', `${loc}/additionalProperties`)}`
+    }
+    code += '}\n'
+  }
+  if (usesFlag) code = code.replace('let json = \'{\'\n', 'let json = \'{\'\nlet c = false\n')
+  code += 'return json + \'}\'\n}\n'
+  return code
+}

@@ -1,0 +1,39 @@
+/**
+ * Public seam of capability 3 (response serialization). The core calls exactly these.
+ * See docs/serialization.md.
+ */
+import { compileSerializer as compileUncached, generateSource, type CompileOptions, type SerializerFn } from './compile'
+import { getCached, setCached, sharedSchemasKey } from './cache'
+
+export type { SerializerFn, CompileOptions } from './compile'
+export { compileResponseSerializers, normalizeResponseSchema, type ResponseSerializers } from './response-schemas'
+export { generateSource }
+
+export interface SerializerCompilerInput { schema: any, method: string, url: string, httpStatus: string }
+export type SerializerCompiler = (input: SerializerCompilerInput) => SerializerFn
+
+type SharedSchemas = Record<string, Record<string, unknown>>
+
+function optionsKey (options: CompileOptions): string {
+  return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '')
+}
+
+/**
+ * Compiles (or returns the cached serializer for) `schema` with the given shared schemas.
+ * The result carries the generated `source`.
+ */
+export function compileSerializer (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
+  const key = sharedSchemasKey(options.sharedSchemas) + '|' + optionsKey(options)
+  const cached = getCached(schema, key)
+  if (cached !== undefined) return cached as SerializerFn & { source: string }
+  const fn = compileUncached(schema, options)
+  setCached(schema, key, fn)
+  return fn
+}
+
+/** The default serializer compiler for one set of shared schemas (`SchemaStore.getAll()`). */
+export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: { debug?: boolean } = {}): SerializerCompiler {
+  return function defaultSerializerCompiler ({ schema }: SerializerCompilerInput): SerializerFn {
+    return compileSerializer(schema, { sharedSchemas, debug: options.debug })
+  }
+}
