@@ -7,36 +7,44 @@ import { errorCodes } from '../../errors'
 import type { RequestParts, RouteValidators, SchemaErrorFormatter, ValidationError, ValidatorFn } from './types'
 
 type PartKey = keyof RequestParts
-type Outcome = { ok: true } | { ok: false, errors: unknown }
 
-const ORDER: ReadonlyArray<readonly [keyof RouteValidators, PartKey, string]> = [
-  ['params', 'params', 'params'],
-  ['body', 'body', 'body'],
-  ['querystring', 'query', 'querystring'],
-  ['headers', 'headers', 'headers']
-]
+// sentinel: "this part passed"; anything else returned by checkPart is the failure's errors
+const PASSED = Symbol('passed')
 
-const PASS: Outcome = { ok: true }
-
-/** Runs one validator; on success writes the (possibly replaced) value back into `request`. */
-function runValidator (fn: ValidatorFn, request: RequestParts, key: PartKey): Outcome {
+/**
+ * Runs one validator; on success writes the (possibly replaced) value back into `request`.
+ * Returns PASSED or the errors of the failure.
+ */
+function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unknown {
   const original = request[key]
-  // headers: validate a copy, so Ajv's coercion / defaults never touch the raw Node headers; the
-  // coerced copy then becomes the request's headers
-  const data = key === 'headers' && original !== null && typeof original === 'object'
-    ? { ...(original as Record<string, unknown>) }
-    : (original === undefined ? null : original)
+  const data = original === undefined ? null : original
   const ret = fn(data)
-  if (ret === false) return { ok: false, errors: fn.errors ?? [] }
+  if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
-    if (ret.error) return { ok: false, errors: ret.error }
+    if (ret.error) return ret.error
+    if (ret.value) request[key] = ret.value
+  }
+  return PASSED
+}
+
+/**
+ * Headers: a copy is validated, so Ajv's coercion / defaults / removal never touch the raw Node
+ * headers; on success the coerced copy (or the validator's `value`) becomes `request.headers`.
+ */
+function checkHeaders (fn: ValidatorFn, request: RequestParts): unknown {
+  const original = request.headers
+  const data = original !== null && typeof original === 'object' ? { ...(original as Record<string, unknown>) } : (original ?? null)
+  const ret = fn(data)
+  if (ret === false) return fn.errors ?? []
+  if (ret !== null && typeof ret === 'object') {
+    if (ret.error) return ret.error
     if (ret.value) {
-      request[key] = ret.value
-      return PASS
+      request.headers = ret.value
+      return PASSED
     }
   }
-  if (key === 'headers' && data !== original) request[key] = data
-  return PASS
+  request.headers = data
+  return PASSED
 }
 
 /** Builds the 400 error for a failed part. Throws when the formatter does not return an Error. */
@@ -67,11 +75,19 @@ export function wrapValidationError (errors: unknown, dataVar: string, formatter
  * the formatter returns something that is not an Error: both are server bugs, not bad requests.
  */
 export function validateRequest (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter): ValidationError | null {
-  for (const [validatorKey, requestKey, dataVar] of ORDER) {
-    const fn = validators[validatorKey]
-    if (fn === undefined) continue
-    const outcome = runValidator(fn, request, requestKey)
-    if (!outcome.ok) return wrapValidationError(outcome.errors, dataVar, formatter)
+  // unrolled on purpose: this runs on every request of a route with a schema
+  let result: unknown
+  if (validators.params !== undefined && (result = checkPart(validators.params, request, 'params')) !== PASSED) {
+    return wrapValidationError(result, 'params', formatter)
+  }
+  if (validators.body !== undefined && (result = checkPart(validators.body, request, 'body')) !== PASSED) {
+    return wrapValidationError(result, 'body', formatter)
+  }
+  if (validators.querystring !== undefined && (result = checkPart(validators.querystring, request, 'query')) !== PASSED) {
+    return wrapValidationError(result, 'querystring', formatter)
+  }
+  if (validators.headers !== undefined && (result = checkHeaders(validators.headers, request)) !== PASSED) {
+    return wrapValidationError(result, 'headers', formatter)
   }
   return null
 }
