@@ -96,12 +96,13 @@ export class RefResolver {
 
   /** Registers a schema under `key` (and its `$id`), indexing nested `$id`s and anchors. */
   addDocument (key: string, schema: unknown): void {
-    const label = key
-    const entry: DocEntry = { schema, outerBase: '', label }
-    this.docs.set(normalizeUri(key), entry)
-    const base = enterScope('', schema)
-    if (base !== '' && !this.docs.has(base)) this.docs.set(base, { schema, outerBase: '', label })
-    this.indexTree(schema, base === '' ? normalizeUri(key) : base, label, true)
+    const keyUri = normalizeUri(key)
+    const idBase = enterScope('', schema)
+    // a document without its own `$id` takes the key it is registered under as its base URI
+    const entry: DocEntry = { schema, outerBase: idBase === '' ? keyUri : '', label: key }
+    this.docs.set(keyUri, entry)
+    if (idBase !== '' && !this.docs.has(idBase)) this.docs.set(idBase, entry)
+    this.indexTree(schema, idBase === '' ? keyUri : idBase, key, true)
   }
 
   /** A child resolver that also knows `root` (the schema being compiled); returns it and the root's base. */
@@ -172,7 +173,13 @@ export class RefResolver {
    */
   resolve (ref: string, base: string): ResolvedRef {
     const found = this.tryResolve(ref, base)
-    if (found === undefined) throw new Error(`Cannot find reference "${ref}"`)
+    if (found === undefined) {
+      const { uri } = splitRef(ref)
+      if (uri !== '' && this.findDoc(resolveUri(base, uri)) === undefined && this.findDoc(normalizeUri(uri)) === undefined) {
+        throw new Error(`Cannot resolve ref "${ref}". Schema with id "${uri}" is not found.`)
+      }
+      throw new Error(`Cannot find reference "${ref}"`)
+    }
     return found
   }
 

@@ -82,6 +82,10 @@ export class GenContext implements MergeHost {
     return enterScope(outer, schema)
   }
 
+  hintAll (schemas: unknown[], base: string): void {
+    for (const s of schemas) this.hint(s, base)
+  }
+
   hint (schema: unknown, base: string): void {
     if (schema !== null && typeof schema === 'object' && !this.baseHints.has(schema)) this.baseHints.set(schema, base)
   }
@@ -120,11 +124,16 @@ export class GenContext implements MergeHost {
 
   /** Merges located schemas (each `$ref` followed first); the same parts give the same object. */
   merge (parts: Array<{ schema: unknown, base: string }>): { schema: Schema, base: string } {
-    const located: Located[] = parts.map((p) => {
-      const r = this.deref(p.schema, p.base)
+    const located: Located[] = []
+    const expand = (schema: unknown, base: string, depth: number): void => {
+      const r = this.deref(schema, base)
       const s = (r.schema !== null && typeof r.schema === 'object' ? r.schema : {}) as Schema
-      return { schema: s, base: enterScope(r.base, s) }
-    })
+      const inner = enterScope(r.base, s)
+      located.push({ schema: s, base: inner })
+      // nested allOf: its members join the merge (the part itself contributes its other keywords)
+      if (Array.isArray(s.allOf) && depth < 64) for (const item of s.allOf) expand(item, inner, depth + 1)
+    }
+    for (const p of parts) expand(p.schema, p.base, 0)
     const key = located.map((l) => String(this.idOf(l.schema)) + '@' + l.base).join('|')
     let result = this.merged.get(key)
     if (result === undefined) {

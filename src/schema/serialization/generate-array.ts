@@ -34,7 +34,9 @@ function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string
   code += `if (input === null || input === undefined) return ${schema.nullable === true ? '\'null\'' : '\'[]\''}\n`
   code += `if (!Array.isArray(input)) throw new TypeError(${lit(`The value of '${loc}' does not match schema definition.`)})\n`
   code += 'const n = input.length\nif (n === 0) return \'[]\'\n'
-  const items = schema.items
+  const items = schema.items !== null && typeof schema.items === 'object' && !Array.isArray(schema.items)
+    ? (() => { const r = ctx.deref(schema.items, base); return Array.isArray(r.schema) ? (ctx.hintAll(r.schema, r.base), r.schema) : schema.items })()
+    : schema.items
   if (Array.isArray(items)) {
     const additional = schema.additionalItems
     if (additional === undefined || additional === false) {

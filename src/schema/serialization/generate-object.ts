@@ -14,7 +14,11 @@ function isObject (v: unknown): v is Schema {
 }
 
 function toRegExp (pattern: string): RegExp {
-  try { return new RegExp(pattern) } catch { return new RegExp(pattern, 'u') }
+  try { return new RegExp(pattern) } catch {
+    try { return new RegExp(pattern, 'u') } catch {
+      throw new Error('schema is invalid: data/patternProperties must match format "regex"')
+    }
+  }
 }
 
 export function genObjectFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
@@ -32,7 +36,7 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
   code += 'const obj = (input !== null && typeof input === \'object\' && typeof input.toJSON === \'function\') ? input.toJSON() : input\n'
   code += `if (obj === null || obj === undefined) return ${schema.nullable === true ? '\'null\'' : '\'{}\''}\n`
   for (const key of required) {
-    if (!keys.includes(key)) code += `if (obj[${lit(key)}] === undefined) throw new Error(${lit(`${JSON.stringify(key)} is required!`)})\n`
+    if (!keys.includes(key)) code += `if (obj[${lit(key)}] === undefined) throw new Error(${lit(`"${key}" is required!`)})\n`
   }
   code += 'let json = \'{\'\n'
   // comma state: 'none' = nothing written yet for sure, 'some' = something written for sure, 'flag' = runtime flag `c`
@@ -56,14 +60,10 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
     if (state === 'none' && !always) usesFlag = true
     code += `const ${v} = obj[${lit(key)}]\nif (${v} !== undefined) {\n${before}json += ${keyLit}\n${gen(ctx, prop, base, v, propLoc)}}`
     if (dflt !== undefined) {
-      if (dflt === null || typeof dflt !== 'object') {
-        code += ` else {\n${before}json += ${lit(JSON.stringify(key) + ':' + (JSON.stringify(dflt) ?? 'null'))}\n}\n`
-      } else {
-        const d = ctx.tmp('d')
-        code += ` else {\n${before}json += ${keyLit}\nconst ${d} = ${ctx.constant(dflt)}\n${gen(ctx, prop, base, d, propLoc)}}\n`
-      }
+      // the default is part of the schema (author-controlled), written as JSON.stringify(default)
+      code += ` else {\n${before}json += ${lit(JSON.stringify(key) + ':' + (JSON.stringify(dflt) ?? 'null'))}\n}\n`
     } else if (isRequired) {
-      code += ` else throw new Error(${lit(`${JSON.stringify(key)} is required!`)})\n`
+      code += ` else throw new Error(${lit(`"${key}" is required!`)})\n`
     } else {
       code += '\n'
     }

@@ -28,7 +28,7 @@ function intersectTypes (a: unknown, b: unknown): unknown {
   const lb = Array.isArray(b) ? b : [b]
   const both = la.filter((t) => lb.includes(t) || (t === 'number' && lb.includes('integer')))
     .map((t) => (t === 'number' && !lb.includes('number') ? 'integer' : t))
-  if (both.length === 0) return a
+  if (both.length === 0) throw new Error('Failed to merge "type" keyword schemas.')
   return both.length === 1 ? both[0] : both
 }
 
@@ -55,6 +55,7 @@ export function mergeSchemas (parts: Located[], host: MergeHost): Record<string,
         }
         continue
       }
+      if (key === 'format' && out.format !== undefined && out.format !== value) throw new Error('Failed to merge "format" keyword schemas.')
       if (key === 'additionalProperties' && value === false) { out.additionalProperties = false; host.hint(value, base); continue }
       if (out[key] === undefined) {
         out[key] = value

@@ -1,0 +1,196 @@
+/**
+ * Loading the plugin tree: enqueueing `register` and `after`, loading nodes in order, creating a
+ * child context per plugin (or reusing the parent's for skip-override plugins), and `ready()`.
+ */
+import { errorCodes } from '../errors'
+import { Context, contextOf } from './context'
+import type { RootState } from './root'
+import {
+  PluginNode, callAfter, callPlugin, isSkipOverride, pluginMeta, pluginName, resolvePluginFunction,
+  type AfterFn, type PluginFn
+} from './plugins'
+import { checkPluginMeta } from './plugin-meta'
+import { buildNotFoundRoutes } from '../routing/not-found'
+import { buildRoute } from '../routing/routes'
+
+export function currentNode (root: RootState): PluginNode {
+  return root.stack.length > 0 ? root.stack[root.stack.length - 1] : root.rootNode
+}
+
+export function enqueuePlugin (root: RootState, owner: unknown, plugin: unknown, opts: unknown): void {
+  if (root.booted) throw new errorCodes.FST_ERR_ROOT_PLG_BOOTED('root plugin has already booted')
+  const isModulePromise = plugin !== null && typeof plugin === 'object' && typeof (plugin as PromiseLike<unknown>).then === 'function'
+  const isModule = plugin !== null && typeof plugin === 'object' && typeof (plugin as { default?: unknown }).default === 'function'
+  if (typeof plugin !== 'function' && !isModulePromise && !isModule) {
+    throw new errorCodes.FST_ERR_PLUGIN_NOT_VALID(`plugin must be a function or a promise. Received: '${typeof plugin}'`)
+  }
+  if (opts !== undefined && opts !== null && typeof opts !== 'object' && typeof opts !== 'function') {
+    throw new errorCodes.FST_ERR_PLUGIN_NOT_VALID(`The options object of plugin '${pluginName(plugin)}' must be an object or a function`)
+  }
+  const parent = currentNode(root)
+  parent.queue.push(new PluginNode('plugin', plugin as PluginFn, opts, parent, owner, typeof plugin === 'function' ? pluginName(plugin) : 'module'))
+}
+
+export function enqueueAfter (root: RootState, owner: unknown, fn: AfterFn): void {
+  const parent = currentNode(root)
+  parent.queue.push(new PluginNode('after', fn, undefined, parent, owner, 'after'))
+}
+
+/** Loads what is queued so far in the plugin that is loading now (`await register(...)`, `after()`). */
+export function loadQueued (root: RootState): Promise<void> {
+  return drain(root, currentNode(root))
+}
+
+function drain (root: RootState, node: PluginNode): Promise<void> {
+  const run = async (): Promise<void> => {
+    let err: Error | null = null
+    while (node.queue.length > 0) {
+      const child = node.queue.shift() as PluginNode
+      if (child.kind === 'after') {
+        child.instance = child.owner
+        root.stack.push(child)
+        try {
+          err = await callAfter(child.fn as AfterFn, err, child.owner)
+        } finally {
+          root.stack.pop()
+        }
+        if (err === null) {
+          try { await drain(root, child) } catch (e) { err = e as Error }
+        }
+        continue
+      }
+      if (err !== null) continue
+      try {
+        await loadPlugin(root, child)
+      } catch (e) {
+        err = e as Error
+      }
+    }
+    if (err !== null) throw err
+  }
+  const previous = node.draining ?? Promise.resolve()
+  const next = previous.then(run, run)
+  node.draining = next.catch(() => {})
+  return next
+}
+
+async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
+  const fn = await resolvePluginFunction(node.fn)
+  const parentContext = contextOf(node.owner)
+  const opts = resolveOptions(node.opts, node.owner)
+  const name = pluginName(fn)
+  checkPluginMeta(fn, parentContext)
+  const metaName = pluginMeta(fn)?.name
+  if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)
+  const instance = isSkipOverride(fn) ? node.owner : createChildInstance(parentContext, name, opts)
+  if (!isSkipOverride(fn) && metaName !== undefined) contextOf(instance).registeredPlugins.push(metaName)
+  node.instance = instance
+  root.stack.push(node)
+  try {
+    await callPlugin(fn, instance, opts, name, root.options.pluginTimeout, () => {})
+  } finally {
+    root.stack.pop()
+  }
+  node.started = true
+  await drain(root, node)
+  node.finished = true
+}
+
+function resolveOptions (opts: unknown, owner: unknown): Record<string, any> {
+  const value = typeof opts === 'function' ? (opts as (instance: unknown) => unknown)(owner) : opts
+  return (value ?? {}) as Record<string, any>
+}
+
+export function buildPrefix (parentPrefix: string, pluginPrefix: unknown): string {
+  if (typeof pluginPrefix !== 'string' || pluginPrefix === '') return parentPrefix
+  let prefix = pluginPrefix
+  if (parentPrefix.endsWith('/') && prefix[0] === '/') prefix = prefix.slice(1)
+  else if (prefix[0] !== '/') prefix = '/' + prefix
+  return parentPrefix + prefix
+}
+
+/** A child context and its instance: Object.create(parent instance), so decorators inherit. */
+export function createChildInstance (parent: Context, name: string, opts: Record<string, any>): unknown {
+  const instance = Object.create(parent.instance)
+  const context = new Context(parent.root, parent, instance, name, buildPrefix(parent.prefix, opts.prefix), parent.parsers.child(), parent.errorHandler, parent.log)
+  if (typeof opts.logLevel === 'string') {
+    context.logLevel = opts.logLevel
+    const child = parent.log.child({}) as typeof parent.log
+    child.level = opts.logLevel
+    context.log = child
+  }
+  for (const hook of context.onRegister) hook.call(parent.instance, instance, opts)
+  return instance
+}
+
+/** Loads the whole tree, builds 404s and routes, runs onReady hooks. Idempotent. */
+export function ready (root: RootState): Promise<void> {
+  if (root.readyPromise === null) {
+    root.readyPromise = (async () => {
+      await new Promise<void>((resolve) => process.nextTick(resolve))
+      await drain(root, root.rootNode)
+      root.booted = true
+      root.notFoundRoutes = buildNotFoundRoutes(root.rootContext)
+      for (const record of root.routes) buildRoute(record)
+      await runOnReady(root)
+      root.isReady = true
+    })()
+    root.readyPromise.catch(() => {})
+  }
+  return root.readyPromise
+}
+
+function collectHooks (context: Context, name: 'onReady' | 'onClose', out: Array<{ context: Context; fn: (...a: any[]) => unknown }>): void {
+  for (const fn of context[name]) out.push({ context, fn })
+  for (const child of context.children) collectHooks(child, name, out)
+}
+
+async function runOnReady (root: RootState): Promise<void> {
+  const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
+  collectHooks(root.rootContext, 'onReady', hooks)
+  for (const { context, fn } of hooks) await runAppHook(fn, context.instance, [], root.options.pluginTimeout, 'onReady')
+}
+
+/** onClose hooks: children before parents, like Fastify; each gets (instance, done). */
+export async function runOnClose (root: RootState): Promise<void> {
+  const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
+  collectHooks(root.rootContext, 'onClose', hooks)
+  hooks.reverse()
+  let firstError: Error | null = null
+  for (const { context, fn } of hooks) {
+    try {
+      await runAppHook(fn, context.instance, [context.instance], 0, 'onClose')
+    } catch (err) {
+      firstError ??= err as Error
+    }
+  }
+  if (firstError !== null) throw firstError
+}
+
+function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unknown[], timeout: number, name: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false
+    let timer: NodeJS.Timeout | undefined
+    const done = (err?: unknown): void => {
+      if (settled) return
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    }
+    if (timeout > 0) {
+      timer = setTimeout(() => done(new errorCodes.FST_ERR_HOOK_TIMEOUT(name)), timeout)
+      timer.unref()
+    }
+    try {
+      const result = fn.call(thisArg, ...args, done)
+      if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+        (result as PromiseLike<unknown>).then(() => done(), (err: unknown) => done(err ?? new Error(`${name} hook rejected`)))
+      } else if (fn.length <= args.length) {
+        done()
+      }
+    } catch (err) {
+      done(err)
+    }
+  })
+}

@@ -1,0 +1,114 @@
+/**
+ * A context: one node of the encapsulation tree. It links to its parent and holds its own hooks,
+ * shared schemas, content-type parsers, handlers and per-context Request/Reply classes. A child is
+ * derived from its parent when its plugin starts loading: copies of the parent's hook lists, a child
+ * schema store, a copy-on-write parser registry and Request/Reply subclasses, so that what a child
+ * defines is never seen by its parent or siblings.
+ */
+import type { RootState } from './root'
+import { kContext } from './symbols'
+import { copyRequestHooks, emptyRequestHooks, type AnyHook, type RequestHooks } from './hooks'
+import { SchemaStore } from '../schema/store'
+import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
+import { deriveRequestClass, RequestBase, type RequestClass } from '../lifecycle/request'
+import { deriveReplyClass, ReplyBase, type ReplyClass } from '../lifecycle/reply'
+import type { ErrorHandler } from '../lifecycle/error-handling'
+import type { ValidatorCompiler, SchemaErrorFormatter } from '../schema/validation'
+import type { SerializerCompiler } from '../schema/serialization'
+import type { Logger } from '../server/logger'
+
+export interface NotFoundSetup { handler: (...args: any[]) => unknown; hooks: Partial<Record<'preValidation' | 'preHandler', AnyHook[]>> }
+
+export interface SchemaControllerOptions {
+  bucket?: (parentSchemas?: unknown) => { add(schema: unknown): void; getSchema(id: string): unknown; getSchemas(): Record<string, unknown> }
+  compilersFactory?: {
+    buildValidator?: (externalSchemas: Record<string, unknown>, ajvServerOptions: unknown) => ValidatorCompiler
+    buildSerializer?: (externalSchemas: Record<string, unknown>, serializerOptions: unknown) => SerializerCompiler
+  }
+}
+
+export class Context {
+  readonly children: Context[] = []
+  /** Names of plugins registered in this context and its ancestors (for plugin-meta dependencies). */
+  readonly registeredPlugins: string[]
+  hooks: RequestHooks
+  onRoute: AnyHook[]
+  onRegister: AnyHook[]
+  readonly onReady: AnyHook[] = []
+  readonly onClose: AnyHook[] = []
+  readonly schemas: SchemaStore
+  parsers: ContentTypeParsers
+  errorHandler: ErrorHandler
+  notFound: NotFoundSetup | null
+  /** true once this context set its own 404 handler (only one per prefix). */
+  ownNotFound = false
+  validatorCompiler: ValidatorCompiler | null
+  serializerCompiler: SerializerCompiler | null
+  schemaErrorFormatter: SchemaErrorFormatter | null
+  schemaController: SchemaControllerOptions | null
+  replySerializer: ((payload: unknown, statusCode: number) => string) | null
+  Request: RequestClass
+  Reply: ReplyClass
+  log: Logger
+  logLevel: string | undefined
+
+  constructor (
+    readonly root: RootState,
+    readonly parent: Context | null,
+    readonly instance: any,
+    readonly name: string,
+    readonly prefix: string,
+    parsers: ContentTypeParsers,
+    errorHandler: ErrorHandler,
+    log: Logger
+  ) {
+    instance[kContext] = this
+    if (parent === null) {
+      this.registeredPlugins = []
+      this.hooks = emptyRequestHooks()
+      this.onRoute = []
+      this.onRegister = []
+      this.schemas = new SchemaStore()
+      this.notFound = null
+      this.validatorCompiler = null
+      this.serializerCompiler = null
+      this.schemaErrorFormatter = null
+      this.schemaController = null
+      this.replySerializer = null
+      this.Request = deriveRequestClass(RequestBase)
+      this.Reply = deriveReplyClass(ReplyBase)
+    } else {
+      parent.children.push(this)
+      this.registeredPlugins = parent.registeredPlugins.slice()
+      this.hooks = copyRequestHooks(parent.hooks)
+      this.onRoute = parent.onRoute.slice()
+      this.onRegister = parent.onRegister.slice()
+      this.schemas = parent.schemas.child()
+      this.notFound = parent.notFound
+      this.validatorCompiler = parent.validatorCompiler
+      this.serializerCompiler = parent.serializerCompiler
+      this.schemaErrorFormatter = parent.schemaErrorFormatter
+      this.schemaController = parent.schemaController
+      this.replySerializer = parent.replySerializer
+      this.Request = deriveRequestClass(parent.Request)
+      this.Reply = deriveReplyClass(parent.Reply)
+    }
+    this.parsers = parsers
+    this.errorHandler = errorHandler
+    this.log = log
+    this.logLevel = parent?.logLevel
+  }
+
+  /** "root -> users -> admin": the chain of plugin names from the root to this context. */
+  get chain (): string {
+    const names: string[] = []
+    for (let c: Context | null = this; c !== null; c = c.parent) names.unshift(c.name)
+    return names.join(' -> ')
+  }
+}
+
+export function contextOf (instance: unknown): Context {
+  const ctx = (instance as { [kContext]?: Context } | null)?.[kContext]
+  if (ctx === undefined) throw new TypeError('not a trellis instance')
+  return ctx
+}

@@ -1,0 +1,68 @@
+/**
+ * decorate / decorateRequest / decorateReply and their `has*` checks. Instance decorators are own
+ * properties of the context's instance (children inherit through the prototype chain); request and
+ * reply decorators live on the context's Request/Reply prototypes. Errors name the context chain.
+ */
+import { errorCodes } from '../errors'
+import type { Context } from './context'
+
+export type DecoratorTarget = 'instance' | 'request' | 'reply'
+
+function targetObject (context: Context, target: DecoratorTarget): any {
+  if (target === 'instance') return context.instance
+  return target === 'request' ? context.Request.prototype : context.Reply.prototype
+}
+
+function isGetterSetter (value: unknown): value is { getter?: () => unknown; setter?: (v: unknown) => void } {
+  if (value === null || typeof value !== 'object') return false
+  const v = value as Record<string, unknown>
+  return typeof v.getter === 'function' || typeof v.setter === 'function'
+}
+
+export function decorate (context: Context, target: DecoratorTarget, name: unknown, value: unknown, dependencies?: unknown): void {
+  if (typeof name !== 'string' && typeof name !== 'symbol') throw new TypeError('The decorator name must be a string or a symbol')
+  const object = targetObject(context, target)
+  const label = String(name)
+  if (name in object) throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)
+  checkDependencies(context, target, label, dependencies)
+  if (context.root.booted) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
+  if (isGetterSetter(value)) {
+    Object.defineProperty(object, name, { get: value.getter, set: value.setter, configurable: true, enumerable: false })
+  } else {
+    object[name] = value
+  }
+  if (target === 'request') context.Request.decorated = true
+  if (target === 'reply') context.Reply.decorated = true
+  const origins = context.root.decoratorOrigins
+  const key = target + ':' + label
+  const list = origins.get(key) ?? []
+  list.push(context.chain)
+  origins.set(key, list)
+}
+
+function checkDependencies (context: Context, target: DecoratorTarget, label: string, dependencies: unknown): void {
+  if (dependencies === undefined || dependencies === null) return
+  if (!Array.isArray(dependencies)) throw new errorCodes.FST_ERR_DEC_DEPENDENCY_INVALID_TYPE(label)
+  const object = targetObject(context, target)
+  for (const dependency of dependencies) {
+    if (dependency in object) continue
+    const definedIn = context.root.decoratorOrigins.get(target + ':' + String(dependency))
+    const err = new errorCodes.FST_ERR_DEC_MISSING_DEPENDENCY(String(dependency))
+    if (definedIn !== undefined) {
+      err.message += ` It is not visible in ${context.chain}; it is defined in ${definedIn.join(', ')}.`
+    }
+    throw err
+  }
+}
+
+export function hasDecorator (context: Context, target: DecoratorTarget, name: string | symbol): boolean {
+  return name in targetObject(context, target)
+}
+
+/**
+ * Where a decorator is defined, for error messages: "root -> auth". Empty when nowhere.
+ * Use it to explain why a decorator reads as undefined in some context.
+ */
+export function decoratorOrigins (context: Context, target: DecoratorTarget, name: string): string[] {
+  return context.root.decoratorOrigins.get(target + ':' + name) ?? []
+}

@@ -1,0 +1,130 @@
+/**
+ * Hook names, registration checks and the two runners: request hooks run in order with
+ * callback or promise style; the first error (or a sent reply) stops the chain.
+ */
+import { errorCodes } from '../errors'
+
+export const requestHookNames = [
+  'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
+  'onSend', 'onResponse', 'onError', 'onTimeout'
+] as const
+export const applicationHookNames = ['onReady', 'onClose', 'onRoute', 'onRegister'] as const
+
+export type RequestHookName = typeof requestHookNames[number]
+export type ApplicationHookName = typeof applicationHookNames[number]
+export type HookName = RequestHookName | ApplicationHookName
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyHook = (...args: any[]) => any
+
+export type RequestHooks = Record<RequestHookName, AnyHook[]>
+export type ApplicationHooks = Record<ApplicationHookName, AnyHook[]>
+
+const requestHookSet = new Set<string>(requestHookNames)
+const applicationHookSet = new Set<string>(applicationHookNames)
+
+export function isRequestHook (name: string): name is RequestHookName { return requestHookSet.has(name) }
+export function isApplicationHook (name: string): name is ApplicationHookName { return applicationHookSet.has(name) }
+
+export function emptyRequestHooks (): RequestHooks {
+  const hooks = {} as RequestHooks
+  for (const name of requestHookNames) hooks[name] = []
+  return hooks
+}
+export function copyRequestHooks (from: RequestHooks): RequestHooks {
+  const hooks = {} as RequestHooks
+  for (const name of requestHookNames) hooks[name] = from[name].slice()
+  return hooks
+}
+export function emptyApplicationHooks (): ApplicationHooks {
+  return { onReady: [], onClose: [], onRoute: [], onRegister: [] }
+}
+
+/** The checks Fastify makes when a hook is added, with its error codes. */
+export function checkHook (name: unknown, fn: unknown): asserts name is HookName {
+  if (typeof name !== 'string') throw new errorCodes.FST_ERR_HOOK_INVALID_TYPE()
+  if (typeof fn !== 'function') throw new errorCodes.FST_ERR_HOOK_INVALID_HANDLER()
+  if (!isRequestHook(name) && !isApplicationHook(name)) throw new errorCodes.FST_ERR_HOOK_INVALID_NAME(name)
+  const isAsync = fn.constructor.name === 'AsyncFunction'
+  // An async hook that also takes `done` would answer twice: refuse it like Fastify 4 does.
+  if (isAsync) {
+    const expectedArity = name === 'onSend' || name === 'preSerialization' || name === 'onError' || name === 'preParsing' ? 4 : 3
+    if (isRequestHook(name) && (fn as AnyHook).length === expectedArity) {
+      throw new Error('Async function has too many arguments. Async hooks should not use the \'done\' argument.')
+    }
+  }
+}
+
+function isPromise (value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function'
+}
+
+/**
+ * Runs `hooks` as (request, reply, done) in order. `next(err)` is called once, after the last hook,
+ * on the first error, or never when a hook sent the reply (the reply then owns the request).
+ */
+export function runRequestHooks (
+  hooks: AnyHook[], thisArg: unknown, request: unknown, reply: { sent: boolean },
+  next: (err: Error | null) => void
+): void {
+  let i = 0
+  const step = (err?: unknown): void => {
+    if (err !== undefined && err !== null) { next(toError(err)); return }
+    if (reply.sent) return
+    if (i === hooks.length) { next(null); return }
+    const hook = hooks[i++]
+    let result: unknown
+    try {
+      result = hook.call(thisArg, request, reply, step)
+    } catch (e) { next(toError(e)); return }
+    if (isPromise(result)) result.then(() => step(), (e: unknown) => step(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()))
+  }
+  step()
+}
+
+/**
+ * Runs hooks that may replace a value, as (request, reply, value, done(err, newValue)):
+ * preSerialization, onSend and preParsing. An async hook's resolved value replaces it when defined.
+ */
+export function runValueHooks (
+  hooks: AnyHook[], thisArg: unknown, request: unknown, reply: unknown, value: unknown,
+  next: (err: Error | null, value: unknown) => void
+): void {
+  let i = 0
+  let current = value
+  const step = (err?: unknown, newValue?: unknown): void => {
+    if (err !== undefined && err !== null) { next(toError(err), current); return }
+    if (newValue !== undefined) current = newValue
+    if (i === hooks.length) { next(null, current); return }
+    const hook = hooks[i++]
+    let result: unknown
+    try {
+      result = hook.call(thisArg, request, reply, current, step)
+    } catch (e) { next(toError(e), current); return }
+    if (isPromise(result)) result.then((v) => step(null, v), (e: unknown) => step(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()))
+  }
+  step()
+}
+
+/** Runs hooks that cannot stop anything (onResponse, onTimeout, onError): errors are reported, not thrown. */
+export function runNotifyHooks (
+  hooks: AnyHook[], thisArg: unknown, args: unknown[], onError: (err: Error) => void, done: () => void
+): void {
+  let i = 0
+  const step = (err?: unknown): void => {
+    if (err !== undefined && err !== null) onError(toError(err))
+    if (i === hooks.length) { done(); return }
+    const hook = hooks[i++]
+    let result: unknown
+    try {
+      result = hook.call(thisArg, ...args, step)
+    } catch (e) { step(e); return }
+    if (isPromise(result)) result.then(() => step(), (e: unknown) => step(e))
+  }
+  step()
+}
+
+export function toError (value: unknown): Error {
+  if (value instanceof Error) return value
+  if (value !== null && typeof value === 'object') return value as Error
+  return new Error(String(value))
+}

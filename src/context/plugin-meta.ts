@@ -1,0 +1,42 @@
+/**
+ * Plugin metadata (`Symbol.for('plugin-meta')`, set by trellis/plugin and fastify-plugin):
+ * the framework version range, required plugins and required decorators, checked before load.
+ */
+import { errorCodes } from '../errors'
+import type { Context } from './context'
+import { pluginMeta } from './plugins'
+import { satisfies } from './version-range'
+import { FASTIFY_COMPAT_VERSION } from '../version'
+
+export function checkPluginMeta (fn: unknown, context: Context): void {
+  const meta = pluginMeta(fn)
+  if (meta === undefined || meta === null) return
+  if (typeof meta.fastify === 'string' && meta.fastify !== '' && !satisfies(FASTIFY_COMPAT_VERSION, meta.fastify)) {
+    throw new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, FASTIFY_COMPAT_VERSION)
+  }
+  const withName = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
+  const decorators = meta.decorators
+  if (decorators !== undefined && decorators !== null) {
+    const checks: Array<[string, string[] | undefined, (name: string) => boolean]> = [
+      ['Fastify', decorators.fastify, (n) => n in context.instance],
+      ['Reply', decorators.reply, (n) => n in context.Reply.prototype],
+      ['Request', decorators.request, (n) => n in context.Request.prototype]
+    ]
+    for (const [where, names, exists] of checks) {
+      if (names === undefined) continue
+      if (!Array.isArray(names)) throw new TypeError('The decorators should be an array of strings')
+      for (const name of names) {
+        if (!exists(name)) throw new Error(`The decorator '${name}'${withName} is not present in ${where}`)
+      }
+    }
+  }
+  const dependencies = meta.dependencies
+  if (dependencies !== undefined && dependencies !== null) {
+    if (!Array.isArray(dependencies)) throw new TypeError('The dependencies should be an array of strings')
+    for (const dependency of dependencies) {
+      if (!context.registeredPlugins.includes(dependency)) {
+        throw new errorCodes.FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE(dependency, meta.name ?? 'anonymous')
+      }
+    }
+  }
+}

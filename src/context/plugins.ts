@@ -1,0 +1,138 @@
+/**
+ * The plugin queue. Every `register` adds a node to the queue of the plugin that is loading right
+ * now (the root's, outside any plugin); a node loads after its parent's function has finished, in
+ * registration order, and its own children load before its parent's next sibling. `after` entries
+ * sit in the same queues, so they run exactly where they were called. `await instance.register(p)`
+ * (and `await instance`) loads what is queued so far.
+ */
+import { errorCodes } from '../errors'
+import { kDisplayName, kPluginMeta, kSkipOverride } from './symbols'
+
+export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) => unknown
+export type AfterFn = (...args: any[]) => unknown
+
+export interface PluginMeta { name?: string; fastify?: string; dependencies?: string[]; decorators?: { fastify?: string[]; request?: string[]; reply?: string[] } }
+
+export class PluginNode {
+  readonly queue: PluginNode[] = []
+  /** Set by the loader once the node's function has run; children then load in order. */
+  started = false
+  finished = false
+  draining: Promise<void> | null = null
+  /** The instance the node's function ran with (the parent's for skip-override and after nodes). */
+  instance: unknown = null
+  constructor (
+    readonly kind: 'root' | 'plugin' | 'after',
+    readonly fn: PluginFn | AfterFn | null,
+    readonly opts: unknown,
+    readonly parent: PluginNode | null,
+    /** The instance `register`/`after` was called on. */
+    readonly owner: unknown,
+    readonly name: string
+  ) {}
+}
+
+export function isSkipOverride (fn: unknown): boolean {
+  return typeof fn === 'function' && (fn as unknown as Record<symbol, unknown>)[kSkipOverride] === true
+}
+
+export function pluginMeta (fn: unknown): PluginMeta | undefined {
+  return typeof fn === 'function' ? (fn as unknown as Record<symbol, PluginMeta | undefined>)[kPluginMeta] : undefined
+}
+
+/** The name Fastify would show for a plugin: display name, meta name, function name, or its first lines. */
+export function pluginName (fn: unknown): string {
+  if (typeof fn !== 'function') return 'anonymous'
+  const named = fn as unknown as Record<symbol, unknown>
+  const display = named[kDisplayName]
+  if (typeof display === 'string' && display !== '') return display
+  const meta = pluginMeta(fn)
+  if (meta?.name !== undefined && meta.name !== '') return meta.name
+  if (fn.name !== '') return fn.name
+  return fn.toString().split('\n').slice(0, 2).map((s) => s.trim()).join(' -- ')
+}
+
+function isThenable (v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as PromiseLike<unknown>).then === 'function'
+}
+
+/**
+ * Resolves what `register` was given to a plugin function: a function, an ES module namespace or
+ * CommonJS object with a `default` function, or a promise of either (`register(import('./p.js'))`).
+ */
+export async function resolvePluginFunction (plugin: unknown): Promise<PluginFn> {
+  let value = plugin
+  if (isThenable(value) && typeof value !== 'function') value = await value
+  if (value !== null && typeof value === 'object' && typeof (value as { default?: unknown }).default === 'function') {
+    value = (value as { default: unknown }).default
+  }
+  if (typeof value !== 'function') {
+    throw new errorCodes.FST_ERR_PLUGIN_NOT_VALID(`plugin must be a function or a promise. Received: '${typeof value}'`)
+  }
+  return value as PluginFn
+}
+
+/**
+ * Calls a plugin function and settles when it is done: when its promise settles, or when it calls
+ * `done`. A function that does neither within `timeout` ms fails with FST_ERR_PLUGIN_TIMEOUT.
+ */
+export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name: string, timeout: number, markReturn: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false
+    let timer: NodeJS.Timeout | undefined
+    const done = (err?: unknown): void => {
+      if (settled) return
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    }
+    if (timeout > 0) {
+      timer = setTimeout(() => {
+        const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(`Plugin did not start in time: '${name}'. You may have forgotten to call 'done' function or to resolve a Promise`) as Error & { fn?: unknown }
+        err.fn = fn
+        done(err)
+      }, timeout)
+      timer.unref?.()
+    }
+    let result: unknown
+    try {
+      result = fn(instance, opts, done)
+    } catch (err) {
+      done(err)
+      return
+    }
+    if (isThenable(result)) {
+      markReturn()
+      result.then(() => process.nextTick(done), (err: unknown) => process.nextTick(done, err ?? new Error(`plugin '${name}' rejected without a reason`)))
+    }
+  })
+}
+
+/** Runs an `after` callback with avvio's arity rules: (), (err), (err, done), (err, instance, done). */
+export function callAfter (fn: AfterFn, err: Error | null, instance: unknown): Promise<Error | null> {
+  return new Promise((resolve) => {
+    const settle = (e?: unknown): void => { resolve(e === undefined || e === null ? null : (e as Error)) }
+    try {
+      if (fn.length === 0) {
+        const r = fn.call(instance)
+        if (isThenable(r) && !isTrellisLike(r)) r.then(() => settle(err), (e: unknown) => settle(e))
+        else settle(err)
+      } else if (fn.length === 1) {
+        const r = fn.call(instance, err)
+        if (isThenable(r) && !isTrellisLike(r)) r.then(() => settle(null), (e: unknown) => settle(e))
+        else settle(null)
+      } else if (fn.length === 2) {
+        fn.call(instance, err, settle)
+      } else {
+        fn.call(instance, err, instance, settle)
+      }
+    } catch (e) {
+      settle(e)
+    }
+  })
+}
+
+function isTrellisLike (v: unknown): boolean {
+  return v !== null && typeof v === 'object' && typeof (v as { register?: unknown }).register === 'function'
+}

@@ -1,0 +1,128 @@
+/**
+ * State shared by the whole tree: options, router, logger, the plugin loader's stack, lifecycle
+ * flags, the routes waiting to be built, and the server.
+ */
+import type { IncomingMessage, ServerResponse, Server } from 'node:http'
+import { compileTrust, type TrustFn } from '../server/proxy'
+import { parse as parseQuery } from 'node:querystring'
+import type { Context } from './context'
+import { PluginNode } from './plugins'
+import type { ResolvedOptions } from '../options'
+import { createRouter, type Router } from '../routing/router'
+import type { RouteRecord } from '../routing/routes'
+import type { RouteContext } from '../routing/route-context'
+import { findNotFound, type NotFoundEntry } from '../routing/not-found'
+import { handleRequest, preHandler } from '../lifecycle/handle-request'
+import type { ReplyBase } from '../lifecycle/reply'
+import type { Logger } from '../server/logger'
+import { errorCodes } from '../errors'
+
+export class RootState {
+  rootContext!: Context
+  readonly rootNode: PluginNode
+  readonly stack: PluginNode[] = []
+  /** The plugin tree has loaded (ready() passed its loading phase): no more routes, hooks, decorators. */
+  booted = false
+  /** onReady hooks ran. */
+  isReady = false
+  readyPromise: Promise<void> | null = null
+  listening = false
+  closing = false
+  closed = false
+  thenGuard = false
+  readonly routes: RouteRecord[] = []
+  /** "instance:db" -> the context chains that defined it (for error messages). */
+  readonly decoratorOrigins = new Map<string, string[]>()
+  initialConfig: Readonly<Record<string, unknown>> = Object.freeze({})
+  notFoundRoutes: NotFoundEntry[] = []
+  readonly router: Router
+  server: Server | null = null
+  readonly trustProxy: TrustFn | null
+  readonly disableRequestLogging: boolean
+  readonly genReqId: (req: IncomingMessage) => string
+  readonly routeHandler: (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, route: RouteContext, query: Record<string, unknown>) => void
+
+  constructor (readonly options: ResolvedOptions, readonly log: Logger, owner: unknown) {
+    this.rootNode = new PluginNode('root', null, {}, null, owner, 'root')
+    this.rootNode.instance = owner
+    this.rootNode.started = true
+    this.trustProxy = compileTrust(options.trustProxy)
+    this.disableRequestLogging = options.disableRequestLogging
+    this.genReqId = buildGenReqId(options)
+    this.routeHandler = (req, res, params, route, query) => {
+      if (this.closing && options.return503OnClosing) { answerClosing(res); return }
+      handleRequest(route, req, res, params as Record<string, string>, query)
+    }
+    this.router = createRouter({
+      ignoreTrailingSlash: options.ignoreTrailingSlash,
+      ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
+      caseSensitive: options.caseSensitive,
+      maxParamLength: options.maxParamLength,
+      allowUnsafeRegex: options.allowUnsafeRegex,
+      constraints: options.constraints,
+      querystringParser: options.querystringParser,
+      onNotFound: (req, res) => {
+        if (this.closing && options.return503OnClosing) { answerClosing(res); return }
+        const url = req.url ?? '/'
+        const q = url.indexOf('?')
+        const query = q === -1 ? {} : (options.querystringParser ?? parseQuery)(url.slice(q + 1))
+        handleRequest(this.notFoundFor(url), req, res, {}, query)
+      },
+      onBadUrl: (path, req, res) => {
+        const route = this.notFoundFor('/')
+        const id = this.genReqId(req)
+        const log = this.requestLogger(id, undefined)
+        const request = new route.Request(id, {}, req, {}, log, route)
+        const reply = new route.Reply(res, request, log)
+        if (!this.disableRequestLogging) log.info({ req: request }, 'incoming request')
+        reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
+      }
+    })
+  }
+
+  requestLogger (id: string, level: string | undefined): Logger {
+    const child = this.log.child({ [this.options.requestIdLogLabel]: id }) as Logger
+    if (level !== undefined && child.level !== level) child.level = level
+    return child
+  }
+
+  notFoundFor (url: string): RouteContext {
+    return findNotFound(this.notFoundRoutes, url)
+  }
+
+  /** `reply.callNotFound()`: continue the request with the 404 route for its URL. */
+  callNotFound (reply: ReplyBase): void {
+    const current = reply.context
+    if (current.is404) {
+      reply.log.warn('Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.')
+      reply.code(404).send('404 Not Found')
+      return
+    }
+    const route = current.notFound ?? this.notFoundFor(reply.request.raw.url ?? '/')
+    reply.request.context = route
+    reply.context = route
+    preHandler(reply.request, reply)
+  }
+
+  assertNotBooted (what: string): void {
+    if (this.booted) throw new errorCodes.FST_ERR_DEC_AFTER_START(what)
+  }
+}
+
+function answerClosing (res: ServerResponse): void {
+  const body = JSON.stringify({ statusCode: 503, code: 'FST_ERR_SERVER_CLOSING', error: 'Service Unavailable', message: 'Service Unavailable' })
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  res.end(body)
+}
+
+function buildGenReqId (options: ResolvedOptions): (req: IncomingMessage) => string {
+  const header = options.requestIdHeader
+  const gen = options.genReqId
+  return (req) => {
+    if (header !== false) {
+      const value = req.headers[header]
+      if (typeof value === 'string' && value !== '') return value
+    }
+    return gen(req)
+  }
+}

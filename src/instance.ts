@@ -1,0 +1,335 @@
+/**
+ * The public methods of a trellis instance (a context). The root is `new TrellisInstance`; each
+ * plugin context is `Object.create(parentInstance)`, so instance decorators inherit downwards.
+ * Methods here only check arguments and delegate to the module that owns the concern.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import lightMyRequest from 'light-my-request'
+import { errorCodes } from './errors'
+import { contextOf, type Context } from './context/context'
+import { kContext } from './context/symbols'
+import { checkHook, isApplicationHook, type AnyHook, type HookName } from './context/hooks'
+import { decorate, hasDecorator } from './context/decorators'
+import { enqueueAfter, enqueuePlugin, loadQueued, ready as bootReady, runOnClose } from './context/boot'
+import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
+import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
+import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
+import type { Logger } from './server/logger'
+import type { RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
+import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
+import { FASTIFY_COMPAT_VERSION } from './version'
+import { defaultValidatorCompiler, defaultSerializerCompiler } from './schema/compile-route'
+
+type Callback = (err?: Error | null, ...rest: any[]) => void
+
+function ctx (instance: unknown): Context { return contextOf(instance) }
+
+function assertNotBooted (instance: unknown, what: string): void {
+  if (ctx(instance).root.booted) throw new Error(`Cannot call "${what}" when fastify instance is already started!`)
+}
+
+export class TrellisInstance {
+  declare [kContext]: Context
+
+  // ---------------------------------------------------------------- state
+  get server (): import('node:http').Server { return ctx(this).root.server as import('node:http').Server }
+  get log (): Logger { return ctx(this).log }
+  set log (logger: Logger) { ctx(this).log = logger }
+  get prefix (): string { return ctx(this).prefix }
+  get pluginName (): string { return ctx(this).name }
+  get version (): string { return FASTIFY_COMPAT_VERSION }
+  get initialConfig (): Readonly<Record<string, unknown>> { return ctx(this).root.initialConfig }
+  get errorHandler (): ErrorHandlerFn | null { return ctx(this).errorHandler.fn }
+  get validatorCompiler (): unknown { return ctx(this).validatorCompiler ?? undefined }
+  get serializerCompiler (): unknown { return ctx(this).serializerCompiler ?? undefined }
+
+  /** `await instance` after `register` loads what is queued so far (Fastify/avvio semantics). */
+  get then (): ((resolve: (v: unknown) => void, reject: (e: unknown) => void) => void) | undefined {
+    const root = ctx(this).root
+    if (root.booted) return undefined
+    if (root.thenGuard) { root.thenGuard = false; return undefined }
+    return (resolve, reject) => {
+      loadQueued(root).then(() => { root.thenGuard = true; resolve(this) }, reject)
+    }
+  }
+
+  // ---------------------------------------------------------------- plugins
+  register (plugin: unknown, opts?: unknown): this {
+    enqueuePlugin(ctx(this).root, this, plugin, opts)
+    return this
+  }
+
+  after (fn?: (...args: any[]) => unknown): any {
+    const root = ctx(this).root
+    if (fn === undefined) return loadQueued(root).then(() => this)
+    if (typeof fn !== 'function') throw new errorCodes.FST_ERR_PLUGIN_CALLBACK_NOT_FN('after: callback must be a function')
+    enqueueAfter(root, this, fn)
+    return this
+  }
+
+  ready (cb?: Callback): any {
+    const root = ctx(this).root
+    const promise = bootReady(root)
+    if (typeof cb === 'function') {
+      promise.then(() => cb.call(this, null), (err: Error) => cb.call(this, err))
+      return undefined
+    }
+    return promise.then(() => this)
+  }
+
+  // ---------------------------------------------------------------- decorators
+  decorate (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    decorate(ctx(this), 'instance', name, value, dependencies)
+    return this
+  }
+
+  decorateRequest (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    decorate(ctx(this), 'request', name, value, dependencies)
+    return this
+  }
+
+  decorateReply (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    decorate(ctx(this), 'reply', name, value, dependencies)
+    return this
+  }
+
+  hasDecorator (name: string | symbol): boolean { return hasDecorator(ctx(this), 'instance', name) }
+  hasRequestDecorator (name: string | symbol): boolean { return hasDecorator(ctx(this), 'request', name) }
+  hasReplyDecorator (name: string | symbol): boolean { return hasDecorator(ctx(this), 'reply', name) }
+
+  // ---------------------------------------------------------------- hooks
+  addHook (name: HookName, fn: AnyHook): this {
+    checkHook(name, fn)
+    const context = ctx(this)
+    if (name === 'onClose') { context.onClose.push(fn); return this }
+    if (name === 'onReady') {
+      if (context.root.isReady) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
+      context.onReady.push(fn)
+      return this
+    }
+    if (context.root.booted) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
+    if (isApplicationHook(name)) {
+      (name === 'onRoute' ? context.onRoute : context.onRegister).push(fn)
+      return this
+    }
+    context.hooks[name].push(fn)
+    return this
+  }
+
+  // ---------------------------------------------------------------- routes
+  route<G extends RouteGenericInterface = RouteGenericInterface> (options: RouteOptionsInput<G>): this {
+    if (options === null || typeof options !== 'object') throw new TypeError('route options must be an object')
+    addRoute(ctx(this), options as unknown as RouteOptions)
+    return this
+  }
+
+  get<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('GET', path, optsOrHandler, handler) }
+  head<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('HEAD', path, optsOrHandler, handler) }
+  post<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('POST', path, optsOrHandler, handler) }
+  put<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('PUT', path, optsOrHandler, handler) }
+  delete<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('DELETE', path, optsOrHandler, handler) }
+  options<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('OPTIONS', path, optsOrHandler, handler) }
+  patch<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('PATCH', path, optsOrHandler, handler) }
+  all<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand([...supportedMethods], path, optsOrHandler, handler) }
+
+  private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
+    addRoute(ctx(this), shorthandOptions(method, path, opts, handler))
+    return this
+  }
+
+  hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
+    return ctx(this).root.router.has(String(options.method).toUpperCase(), options.url, options.constraints)
+  }
+
+  printRoutes (opts?: Record<string, unknown>): string {
+    return ctx(this).root.router.prettyPrint(opts)
+  }
+
+  printPlugins (): string {
+    const lines: string[] = []
+    const walk = (context: Context, depth: number): void => {
+      lines.push(`${depth === 0 ? '' : '  '.repeat(depth - 1) + '└── '}${context.name}`)
+      for (const child of context.children) walk(child, depth + 1)
+    }
+    walk(ctx(this).root.rootContext, 0)
+    return lines.join('\n') + '\n'
+  }
+
+  // ---------------------------------------------------------------- schemas
+  addSchema (schema: unknown): this {
+    ctx(this).schemas.add(schema)
+    return this
+  }
+
+  getSchemas (): Record<string, unknown> { return ctx(this).schemas.getAll() }
+  getSchema (id: string): unknown { return ctx(this).schemas.get(id) }
+
+  setValidatorCompiler (compiler: (...args: any[]) => any): this {
+    assertNotBooted(this, 'setValidatorCompiler')
+    ctx(this).validatorCompiler = compiler as never
+    return this
+  }
+
+  setSerializerCompiler (compiler: (...args: any[]) => any): this {
+    assertNotBooted(this, 'setSerializerCompiler')
+    ctx(this).serializerCompiler = compiler as never
+    return this
+  }
+
+  setSchemaController (controller: Record<string, unknown>): this {
+    assertNotBooted(this, 'setSchemaController')
+    ctx(this).schemaController = controller as never
+    return this
+  }
+
+  setSchemaErrorFormatter (formatter: (errors: unknown[], dataVar: string) => Error): this {
+    if (typeof formatter !== 'function') throw new TypeError('schemaErrorFormatter must be a function')
+    assertNotBooted(this, 'setSchemaErrorFormatter')
+    ctx(this).schemaErrorFormatter = formatter.bind(this)
+    return this
+  }
+
+  setReplySerializer (serializer: (payload: unknown, statusCode: number) => string): this {
+    if (typeof serializer !== 'function') throw new TypeError('The reply serializer must be a function')
+    ctx(this).replySerializer = serializer
+    return this
+  }
+
+  /** The compiler the default validation would use in this context (for plugins that compile schemas themselves). */
+  getValidatorCompiler (): unknown { return defaultValidatorCompiler(ctx(this)) }
+  getSerializerCompiler (): unknown { return defaultSerializerCompiler(ctx(this)) }
+
+  // ---------------------------------------------------------------- handlers
+  setErrorHandler (handler: ErrorHandlerFn): this {
+    if (typeof handler !== 'function') throw new TypeError('The error handler must be a function')
+    assertNotBooted(this, 'setErrorHandler')
+    const context = ctx(this)
+    context.errorHandler = buildErrorHandler(context.errorHandler, handler, this)
+    return this
+  }
+
+  setNotFoundHandler (opts?: unknown, handler?: unknown): this {
+    assertNotBooted(this, 'setNotFoundHandler')
+    let options = (opts ?? {}) as Record<string, unknown>
+    let fn = handler
+    if (typeof opts === 'function') { fn = opts; options = {} }
+    const context = ctx(this)
+    for (let c: Context | null = context; c !== null && c.prefix === context.prefix; c = c.parent) {
+      if (c.ownNotFound) throw new Error(`Not found handler already set for Fastify instance with prefix: '${context.prefix === '' ? '/' : context.prefix}'`)
+    }
+    const asArray = (v: unknown): AnyHook[] | undefined => v === undefined ? undefined : (Array.isArray(v) ? v : [v]) as AnyHook[]
+    context.notFound = {
+      handler: (fn ?? (undefined as never)) as (...args: any[]) => unknown,
+      hooks: { preValidation: asArray(options.preValidation), preHandler: asArray(options.preHandler) }
+    }
+    if (fn === undefined) context.notFound = { ...context.notFound, handler: undefined as never }
+    context.ownNotFound = true
+    return this
+  }
+
+  // ---------------------------------------------------------------- content types
+  addContentTypeParser (contentType: string | RegExp | Array<string | RegExp>, opts: ParserOptions | ContentTypeParserFn, parser?: ContentTypeParserFn): this {
+    assertNotBooted(this, 'addContentTypeParser')
+    if (typeof opts === 'function') { parser = opts; opts = {} }
+    ctx(this).parsers.add(contentType, opts, parser as ContentTypeParserFn)
+    return this
+  }
+
+  hasContentTypeParser (contentType: string | RegExp): boolean { return ctx(this).parsers.has(contentType) }
+  removeContentTypeParser (contentType: string | RegExp | Array<string | RegExp>): this {
+    assertNotBooted(this, 'removeContentTypeParser')
+    ctx(this).parsers.remove(contentType)
+    return this
+  }
+
+  removeAllContentTypeParsers (): this {
+    assertNotBooted(this, 'removeAllContentTypeParsers')
+    ctx(this).parsers.removeAll()
+    return this
+  }
+
+  getDefaultJsonParser (onProtoPoisoning: 'error' | 'remove' | 'ignore', onConstructorPoisoning: 'error' | 'remove' | 'ignore'): ContentTypeParserFn {
+    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+  }
+
+  get defaultTextParser (): ContentTypeParserFn { return defaultTextParser }
+
+  // ---------------------------------------------------------------- running
+  /** The node:http request listener (for custom servers). */
+  get routing (): (req: IncomingMessage, res: ServerResponse) => void {
+    const root = ctx(this).root
+    return (req, res) => root.router.lookup(req, res)
+  }
+
+  inject (opts?: unknown, cb?: (err: Error | null, res?: unknown) => void): any {
+    const root = ctx(this).root
+    const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+      bootReady(root).then(() => root.router.lookup(req, res), (err: Error) => res.emit('error', err))
+    }
+    if (root.closed) {
+      const error = new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
+      if (typeof cb === 'function') { cb(error); return undefined }
+      return Promise.reject(error)
+    }
+    if (typeof cb === 'function') {
+      bootReady(root).then(() => lightMyRequest((req, res) => root.router.lookup(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
+      return undefined
+    }
+    return lightMyRequest(dispatch as never, opts as never)
+  }
+
+  listen (...args: unknown[]): any {
+    const { options, callback } = parseListenArgs(args)
+    const root = ctx(this).root
+    const promise = (async () => {
+      assertCanListen(root.listening, root.closed)
+      await bootReady(root)
+      assertCanListen(root.listening, root.closed)
+      root.listening = true
+      try {
+        return await listenServer(root.server as import('node:http').Server, options, root.options.https !== null, root.log)
+      } catch (err) {
+        root.listening = false
+        throw err
+      }
+    })()
+    if (callback !== undefined) {
+      promise.then((address) => callback(null, address), (err: Error) => callback(err))
+      return undefined
+    }
+    return promise
+  }
+
+  addresses (): Array<import('node:net').AddressInfo> {
+    const server = ctx(this).root.server
+    const address = server?.address()
+    if (address === null || address === undefined || typeof address === 'string') return []
+    return [address]
+  }
+
+  close (cb?: Callback): any {
+    const root = ctx(this).root
+    const promise = (async () => {
+      if (root.closed) return
+      root.closing = true
+      if (root.readyPromise !== null) await root.readyPromise.catch(() => {})
+      if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      root.listening = false
+      try {
+        await runOnClose(root)
+      } finally {
+        root.closed = true
+      }
+    })()
+    if (typeof cb === 'function') {
+      promise.then(() => cb.call(this, null), (err: Error) => cb.call(this, err))
+      return undefined
+    }
+    return promise
+  }
+
+  get listeningOrigin (): string {
+    const server = ctx(this).root.server
+    return server === null ? '' : formatAddress(server.address(), ctx(this).root.options.https !== null)
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Error handlers form a chain that follows the context tree: a context's handler hands what it
+ * throws (or sends as an Error) to its parent's, ending in the default handler and, if even that
+ * fails, a fallback that always writes a JSON body. No stack trace is ever written.
+ */
+import { STATUS_CODES } from 'node:http'
+import { errorCodes } from '../errors'
+import type { ReplyBase } from './reply'
+import { onSend } from './reply'
+
+export type ErrorHandlerFn = (this: any, error: any, request: any, reply: any) => unknown
+export interface ErrorHandler { readonly fn: ErrorHandlerFn | null; readonly parent: ErrorHandler | null; readonly instance: unknown }
+
+export const rootErrorHandler: ErrorHandler = { fn: defaultErrorHandler, parent: null, instance: null }
+
+export function buildErrorHandler (parent: ErrorHandler, fn: ErrorHandlerFn, instance: unknown): ErrorHandler {
+  return { fn, parent, instance }
+}
+
+export function handleError (reply: ReplyBase, error: unknown): void {
+  reply.runningOnErrorHook = false
+  const err = (error ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error & Record<string, any>
+  if (reply.nextErrorHandler === false) {
+    fallbackErrorHandler(err, reply, (payload) => {
+      const res = reply.raw
+      try {
+        res.writeHead(res.statusCode, reply.headersStore as Record<string, string>)
+      } catch (writeErr) {
+        reply.log.warn({ err: writeErr }, (writeErr as Error).message)
+        if (!res.headersSent) res.writeHead(res.statusCode)
+      }
+      res.end(payload)
+    })
+    return
+  }
+  const handler = reply.nextErrorHandler ?? reply.context.errorHandler
+  reply.nextErrorHandler = handler.parent ?? false
+  delete reply.headersStore['content-length']
+  if (handler.fn === null) {
+    reply.nextErrorHandler = false
+    fallbackErrorHandler(err, reply, (payload) => onSend(reply, payload))
+    return
+  }
+  let result: unknown
+  try {
+    result = handler.fn.call(handler.instance ?? reply.context.server, err, reply.request, reply)
+  } catch (thrown) {
+    reply.isError = true
+    reply.send(thrown)
+    return
+  }
+  if (result !== undefined) {
+    if (result !== null && typeof (result as PromiseLike<unknown>).then === 'function') {
+      (result as PromiseLike<unknown>).then((payload) => {
+        if (reply.hijacked) return
+        if (payload !== undefined || (!reply.sent && !reply.raw.headersSent)) reply.send(payload)
+      }, (rejected: unknown) => {
+        if (reply.sent) { reply.log.error({ err: rejected }, 'Promise errored, but reply.sent = true was set'); return }
+        reply.isError = true
+        reply.send(rejected)
+      })
+    } else {
+      reply.send(result)
+    }
+  }
+}
+
+function defaultErrorHandler (this: unknown, error: any, request: any, reply: ReplyBase): void {
+  setErrorHeaders(error, reply)
+  if (!reply.hasStatusCode || reply.statusCode === 200) {
+    const statusCode = error?.statusCode ?? error?.status
+    reply.code(statusCode >= 400 && statusCode <= 599 ? statusCode : 500)
+  }
+  if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error?.message)
+  else reply.log.error({ req: request, res: reply, err: error }, error?.message)
+  reply.send(error)
+}
+
+function setErrorHeaders (error: any, reply: ReplyBase): void {
+  const res = reply.raw
+  let statusCode = res.statusCode >= 400 ? res.statusCode : 500
+  if (error !== null && error !== undefined) {
+    if (error.headers !== undefined && typeof error.headers === 'object') reply.headers(error.headers)
+    if (error.status >= 400 && error.status <= 599) statusCode = error.status
+    else if (error.statusCode >= 400 && error.statusCode <= 599) statusCode = error.statusCode
+  }
+  res.statusCode = statusCode
+}
+
+/** The default error payload: { statusCode, code?, error, message }, serialized by the route's schema for that status when it has one. */
+function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: string) => void): void {
+  let statusCode = reply.statusCode
+  if (statusCode < 400) { statusCode = 500; reply.raw.statusCode = 500 }
+  let payload: string
+  try {
+    const serializer = reply.context.serializers?.forStatus(statusCode)
+    payload = serializer === undefined
+      ? serializeError(statusCode, error)
+      : serializer(Object.create(error, {
+        error: { value: STATUS_CODES[String(statusCode)] },
+        message: { value: error?.message ?? '' },
+        statusCode: { value: statusCode }
+      }))
+  } catch (serializationError) {
+    reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
+    reply.raw.statusCode = 500
+    payload = serializeError(500, serializationError as Error)
+  }
+  reply.headersStore['content-type'] = 'application/json; charset=utf-8'
+  reply.headersStore['content-length'] = String(Buffer.byteLength(payload))
+  done(payload)
+}
+
+export function serializeError (statusCode: number, error: { code?: unknown; message?: unknown } | null | undefined): string {
+  const body: Record<string, unknown> = { statusCode }
+  if (error !== null && error !== undefined && typeof error.code === 'string') body.code = error.code
+  body.error = STATUS_CODES[String(statusCode)] ?? 'Error'
+  body.message = typeof error?.message === 'string' ? error.message : ''
+  return JSON.stringify(body)
+}

@@ -1,0 +1,177 @@
+/**
+ * Walks a route's request path, in the order it runs:
+ * onRequest -> preParsing -> body -> preValidation -> validation -> preHandler -> handler,
+ * then reply.send takes over (preSerialization -> serialize -> onSend -> write -> onResponse).
+ * Steps with no hooks cost one length check.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
+import type { RouteContext } from '../routing/route-context'
+import { runNotifyHooks, runRequestHooks, runValueHooks } from '../context/hooks'
+import { parseBody } from './body'
+import { validateRequest } from '../schema/validation'
+import type { RequestBase } from './request'
+import type { ReplyBase } from './reply'
+
+export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
+  const root = route.root
+  const id = root.genReqId(req)
+  const log = root.requestLogger(id, route.logLevel)
+  const request = new route.Request(id, params, req, query, log, route)
+  const reply = new route.Reply(res, request, log)
+  startRequest(route, request, reply)
+}
+
+/** Runs a request through a route context (also used for 404 routes and callNotFound). */
+export function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
+  const root = route.root
+  watchResponse(reply)
+  if (!root.disableRequestLogging) request.log.info({ req: request }, 'incoming request')
+  if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
+  if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
+  runRequestHooks(route.hooks.onRequest, route.server, request, reply, (err) => {
+    if (err !== null) { failWith(reply, err); return }
+    preParsing(request, reply)
+  })
+}
+
+function failWith (reply: ReplyBase, err: unknown): void {
+  reply.isError = true
+  reply.send(err)
+}
+
+function preParsing (request: RequestBase, reply: ReplyBase): void {
+  const hooks = reply.context.hooks.preParsing
+  if (hooks.length === 0) { readBody(request, reply, request.raw); return }
+  runValueHooks(hooks, reply.context.server, request, reply, request.raw, (err, payload) => {
+    if (err !== null) { failWith(reply, err); return }
+    if (reply.sent) return
+    const stream = payload as Readable & { receivedEncodedLength?: number }
+    readBody(request, reply, stream)
+  })
+}
+
+function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
+  const method = request.raw.method
+  const headers = request.raw.headers
+  const contentType = headers['content-type']
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'TRACE' || method === 'SEARCH' ||
+      method === 'PROPFIND' || method === 'PROPPATCH' || method === 'LOCK') {
+    if (contentType === undefined && headers['transfer-encoding'] === undefined &&
+        (headers['content-length'] === '0' || headers['content-length'] === undefined)) {
+      preValidation(request, reply)
+      return
+    }
+  } else if (method === 'OPTIONS' || method === 'DELETE') {
+    if (contentType === undefined || (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined)) {
+      preValidation(request, reply)
+      return
+    }
+  } else {
+    preValidation(request, reply)
+    return
+  }
+  parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
+    if (err !== null) { failWith(reply, err); return }
+    request.body = body
+    preValidation(request, reply)
+  })
+}
+
+function preValidation (request: RequestBase, reply: ReplyBase): void {
+  if (reply.sent) return
+  const hooks = reply.context.hooks.preValidation
+  if (hooks.length === 0) { validate(request, reply); return }
+  runRequestHooks(hooks, reply.context.server, request, reply, (err) => {
+    if (err !== null) { failWith(reply, err); return }
+    validate(request, reply)
+  })
+}
+
+function validate (request: RequestBase, reply: ReplyBase): void {
+  const route = reply.context
+  if (route.validates) {
+    let error: Error | null
+    try {
+      error = validateRequest(route.validators, request, route.schemaErrorFormatter)
+    } catch (err) {
+      failWith(reply, err)
+      return
+    }
+    if (error !== null) {
+      if (route.attachValidation) request.validationError = error
+      else { failWith(reply, error); return }
+    }
+  }
+  preHandler(request, reply)
+}
+
+export function preHandler (request: RequestBase, reply: ReplyBase): void {
+  const hooks = reply.context.hooks.preHandler
+  if (hooks.length === 0) { callHandler(request, reply); return }
+  runRequestHooks(hooks, reply.context.server, request, reply, (err) => {
+    if (err !== null) { failWith(reply, err); return }
+    callHandler(request, reply)
+  })
+}
+
+function callHandler (request: RequestBase, reply: ReplyBase): void {
+  if (reply.sent) return
+  const route = reply.context
+  let result: unknown
+  try {
+    result = route.handler.call(route.server, request, reply)
+  } catch (err) {
+    failWith(reply, err)
+    return
+  }
+  if (result === undefined) return
+  if (result !== null && typeof (result as PromiseLike<unknown>).then === 'function') {
+    if (result === reply) return
+    ;(result as PromiseLike<unknown>).then((payload) => {
+      if (reply.hijacked) return
+      if (payload !== undefined || (!reply.sent && !reply.raw.headersSent && !request.raw.aborted)) {
+        try { reply.send(payload) } catch (err) { failWith(reply, err) }
+      }
+    }, (err: unknown) => {
+      if (reply.sent) { reply.log.error({ err }, 'Promise errored, but reply.sent = true was set'); return }
+      failWith(reply, err)
+    })
+    return
+  }
+  reply.send(result)
+}
+
+/** onResponse hooks and the "request completed" log line, when the response has been written. */
+function watchResponse (reply: ReplyBase): void {
+  const res = reply.raw
+  const onFinished = (err?: Error): void => {
+    reply.endTime = performance.now()
+    res.removeListener('finish', onFinished)
+    res.removeListener('error', onFinished)
+    const hooks = reply.context.hooks.onResponse
+    const complete = (): void => {
+      if (reply.context.root.disableRequestLogging) return
+      if (err !== undefined && err !== null) reply.log.error({ res: reply, err, responseTime: reply.getResponseTime() }, 'request errored')
+      else reply.log.info({ res: reply, responseTime: reply.getResponseTime() }, 'request completed')
+    }
+    if (hooks.length === 0) { complete(); return }
+    runNotifyHooks(hooks, reply.context.server, [reply.request, reply], (hookErr) => {
+      reply.log.error({ err: hookErr }, 'onResponse hook failed')
+    }, complete)
+  }
+  res.on('finish', onFinished)
+  res.on('error', onFinished)
+}
+
+function watchTimeout (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
+  const socket = request.raw.socket
+  if (socket === null || socket === undefined || typeof socket.once !== 'function') return
+  const onTimeout = (): void => {
+    runNotifyHooks(route.hooks.onTimeout, route.server, [request, reply], (err) => {
+      reply.log.error({ err }, 'onTimeout hook failed')
+    }, () => {})
+  }
+  socket.once('timeout', onTimeout)
+  reply.raw.once('finish', () => socket.removeListener('timeout', onTimeout))
+}

@@ -1,0 +1,316 @@
+/**
+ * The Reply object: status, headers, and `send`, which routes a payload through the rest of the
+ * request path: errors to the error handlers, objects through preSerialization and the route's
+ * serializer, everything through onSend, then to the socket (./write-response.ts).
+ */
+import type { ServerResponse } from 'node:http'
+import { errorCodes } from '../errors'
+import type { RouteContext } from '../routing/route-context'
+import type { Logger } from '../server/logger'
+import type { RequestBase } from './request'
+import { runValueHooks } from '../context/hooks'
+import { handleError, type ErrorHandler } from './error-handling'
+import { writeResponse } from './write-response'
+
+export interface ReplyClass {
+  new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
+  readonly prototype: ReplyBase
+  decorated: boolean
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const TEXT_TYPE = 'text/plain; charset=utf-8'
+const OCTET_TYPE = 'application/octet-stream'
+
+export type HeaderValue = string | number | string[] | undefined
+
+export class ReplyBase {
+  static decorated = false
+  raw: ServerResponse
+  request: RequestBase
+  log: Logger
+  context: RouteContext
+  /** Headers to write, lowercased names. */
+  headersStore: Record<string, HeaderValue>
+  trailersStore: Record<string, ((reply: ReplyBase, payload: unknown) => string) | undefined> | null
+  customSerializer: ((payload: any) => string) | null
+  isError: boolean
+  hijacked: boolean
+  hasStatusCode: boolean
+  runningOnErrorHook: boolean
+  /** The error handler to use for the next error; undefined: the route's; false: none left. */
+  nextErrorHandler: ErrorHandler | false | undefined
+  startTime: number
+  endTime: number | undefined
+
+  constructor (res: ServerResponse, request: RequestBase, log: Logger) {
+    this.raw = res
+    this.request = request
+    this.log = log
+    this.context = request.context
+    this.headersStore = {}
+    this.trailersStore = null
+    this.customSerializer = null
+    this.isError = false
+    this.hijacked = false
+    this.hasStatusCode = false
+    this.runningOnErrorHook = false
+    this.nextErrorHandler = undefined
+    this.startTime = performance.now()
+    this.endTime = undefined
+  }
+
+  get server (): any { return this.context.server }
+
+  get statusCode (): number { return this.raw.statusCode }
+  set statusCode (code: number) { this.code(code) }
+
+  get sent (): boolean { return this.hijacked || this.raw.writableEnded }
+  set sent (value: boolean) {
+    if (value !== true) throw new errorCodes.FST_ERR_REP_SENT_VALUE()
+    this.hijacked = true
+  }
+
+  code (code: number | string): this {
+    const value = typeof code === 'number' ? code : parseInt(String(code), 10)
+    if (!Number.isInteger(value) || value < 100 || value > 599) {
+      throw new errorCodes.FST_ERR_BAD_STATUS_CODE(code === undefined || code === '' ? String(code) : code)
+    }
+    this.raw.statusCode = value
+    this.hasStatusCode = true
+    return this
+  }
+
+  status (code: number | string): this { return this.code(code) }
+
+  header (name: string, value: HeaderValue = ''): this {
+    const key = name.toLowerCase()
+    const current = this.headersStore[key]
+    if (key === 'set-cookie' && current !== undefined) {
+      const list = Array.isArray(current) ? current : [String(current)]
+      if (Array.isArray(value)) list.push(...value)
+      else list.push(String(value))
+      this.headersStore[key] = list
+    } else {
+      this.headersStore[key] = value
+    }
+    return this
+  }
+
+  headers (headers: Record<string, HeaderValue>): this {
+    for (const key of Object.keys(headers)) this.header(key, headers[key])
+    return this
+  }
+
+  getHeader (name: string): HeaderValue {
+    const key = name.toLowerCase()
+    const value = this.headersStore[key]
+    return value !== undefined ? value : (this.raw.getHeader(key) as HeaderValue)
+  }
+
+  getHeaders (): Record<string, HeaderValue> {
+    return { ...(this.raw.getHeaders() as Record<string, HeaderValue>), ...this.headersStore }
+  }
+
+  hasHeader (name: string): boolean {
+    const key = name.toLowerCase()
+    return this.headersStore[key] !== undefined || this.raw.hasHeader(key)
+  }
+
+  removeHeader (name: string): this {
+    delete this.headersStore[name.toLowerCase()]
+    return this
+  }
+
+  trailer (name: string, fn: (reply: ReplyBase, payload: unknown) => string): this {
+    const key = name.toLowerCase()
+    if (INVALID_TRAILERS.has(key)) throw new errorCodes.FST_ERR_BAD_TRAILER_NAME(key)
+    if (typeof fn !== 'function') throw new errorCodes.FST_ERR_BAD_TRAILER_VALUE(key, typeof fn)
+    if (this.trailersStore === null) this.trailersStore = {}
+    this.trailersStore[key] = fn
+    return this
+  }
+
+  hasTrailer (name: string): boolean { return this.trailersStore?.[name.toLowerCase()] !== undefined }
+
+  removeTrailer (name: string): this {
+    if (this.trailersStore !== null) this.trailersStore[name.toLowerCase()] = undefined
+    return this
+  }
+
+  type (contentType: string): this {
+    this.headersStore['content-type'] = contentType
+    return this
+  }
+
+  serializer (fn: (payload: any) => string): this {
+    this.customSerializer = fn
+    return this
+  }
+
+  /** Serializes with the route's response schema for the current status, or JSON.stringify. */
+  serialize (payload: unknown): string {
+    if (this.customSerializer !== null) return this.customSerializer(payload)
+    return serializeWithRoute(this.context, payload, this.raw.statusCode)
+  }
+
+  getSerializationFunction (status: number | string): ((payload: unknown) => string) | undefined {
+    return this.context.serializers?.forStatus(Number(status))
+  }
+
+  redirect (codeOrUrl: number | string, url?: string): this {
+    let code: number | string
+    if (typeof codeOrUrl === 'string') {
+      url = codeOrUrl
+      code = this.hasStatusCode ? this.raw.statusCode : 302
+    } else {
+      code = codeOrUrl
+    }
+    return this.header('location', url).code(code).send()
+  }
+
+  callNotFound (): this {
+    this.context.root.callNotFound(this)
+    return this
+  }
+
+  hijack (): this {
+    this.hijacked = true
+    return this
+  }
+
+  getResponseTime (): number {
+    return (this.endTime ?? performance.now()) - this.startTime
+  }
+
+  then (fulfilled: () => void, rejected?: (err: Error) => void): void {
+    if (this.sent) { fulfilled(); return }
+    const res = this.raw
+    const onFinish = (): void => { cleanup(); fulfilled() }
+    const onError = (err: Error): void => {
+      cleanup()
+      if (rejected !== undefined) rejected(err)
+      else this.log.warn('unhandled rejection on reply.then')
+    }
+    const cleanup = (): void => { res.removeListener('finish', onFinish); res.removeListener('close', onFinish); res.removeListener('error', onError) }
+    res.once('finish', onFinish)
+    res.once('close', onFinish)
+    res.once('error', onError)
+  }
+
+  send (payload?: unknown): this {
+    if (this.runningOnErrorHook) throw new errorCodes.FST_ERR_SEND_INSIDE_ONERR()
+    if (this.sent) {
+      this.log.warn({ err: new errorCodes.FST_ERR_REP_ALREADY_SENT() }, 'Reply already sent')
+      return this
+    }
+    if (payload instanceof Error || this.isError) {
+      this.isError = false
+      sendError(this, payload)
+      return this
+    }
+    if (payload === undefined) { onSend(this, payload); return this }
+
+    const contentType = this.getHeader('content-type') as string | undefined
+    const hasContentType = contentType !== undefined
+    if (payload !== null) {
+      if (typeof (payload as { pipe?: unknown }).pipe === 'function') { onSend(this, payload); return this }
+      if (Buffer.isBuffer(payload) || payload instanceof Uint8Array) {
+        if (!hasContentType) this.headersStore['content-type'] = OCTET_TYPE
+        onSend(this, payload)
+        return this
+      }
+      if (!hasContentType && typeof payload === 'string') {
+        this.headersStore['content-type'] = TEXT_TYPE
+        onSend(this, payload)
+        return this
+      }
+    }
+
+    if (this.customSerializer !== null) {
+      if (typeof payload !== 'string') { preSerialize(this, payload); return this }
+      payload = this.customSerializer(payload)
+    } else if (!hasContentType || String(contentType).includes('json')) {
+      if (!hasContentType) {
+        this.headersStore['content-type'] = JSON_TYPE
+      } else if (!String(contentType).includes('charset')) {
+        const trimmed = String(contentType).trim()
+        this.headersStore['content-type'] = trimmed.endsWith(';') ? `${trimmed} charset=utf-8` : `${trimmed}; charset=utf-8`
+      }
+      if (typeof payload !== 'string') { preSerialize(this, payload); return this }
+    }
+    onSend(this, payload)
+    return this
+  }
+}
+
+const INVALID_TRAILERS = new Set([
+  'transfer-encoding', 'content-length', 'host', 'cache-control', 'max-forwards', 'te',
+  'authorization', 'set-cookie', 'content-encoding', 'content-type', 'content-range', 'trailer'
+])
+
+export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number): string {
+  const fn = context.serializers?.forStatus(statusCode)
+  if (fn !== undefined) return fn(payload)
+  if (context.replySerializer !== null) return context.replySerializer(payload, statusCode)
+  return JSON.stringify(payload)
+}
+
+function preSerialize (reply: ReplyBase, payload: unknown): void {
+  const hooks = reply.context.hooks.preSerialization
+  if (hooks.length === 0) { serializeAndSend(reply, payload); return }
+  runValueHooks(hooks, reply.context.server, reply.request, reply, payload, (err, value) => {
+    if (err !== null) { sendError(reply, err); return }
+    serializeAndSend(reply, value)
+  })
+}
+
+function serializeAndSend (reply: ReplyBase, payload: unknown): void {
+  let serialized: unknown
+  try {
+    if (reply.customSerializer !== null) serialized = reply.customSerializer(payload)
+    else serialized = serializeWithRoute(reply.context, payload, reply.raw.statusCode)
+  } catch (err) {
+    if (err !== null && typeof err === 'object') (err as { serialization?: unknown }).serialization = reply.context.config
+    sendError(reply, err)
+    return
+  }
+  onSend(reply, serialized)
+}
+
+export function onSend (reply: ReplyBase, payload: unknown): void {
+  const hooks = reply.context.hooks.onSend
+  if (hooks.length === 0) { writeOrFail(reply, payload); return }
+  runValueHooks(hooks, reply.context.server, reply.request, reply, payload, (err, value) => {
+    if (err !== null) { sendError(reply, err); return }
+    writeOrFail(reply, value)
+  })
+}
+
+function writeOrFail (reply: ReplyBase, payload: unknown): void {
+  try {
+    writeResponse(reply, payload)
+  } catch (err) {
+    sendError(reply, err)
+  }
+}
+
+/** onError hooks (once per request, before the first error handler), then the error handler chain. */
+export function sendError (reply: ReplyBase, error: unknown): void {
+  const hooks = reply.context.hooks.onError
+  if (hooks.length > 0 && reply.nextErrorHandler === undefined) {
+    reply.runningOnErrorHook = true
+    runValueHooks(hooks, reply.context.server, reply.request, reply, error, () => {
+      reply.runningOnErrorHook = false
+      handleError(reply, error)
+    })
+    return
+  }
+  handleError(reply, error)
+}
+
+export function deriveReplyClass (parent: ReplyClass | typeof ReplyBase): ReplyClass {
+  const Derived = class extends (parent as typeof ReplyBase) {} as unknown as ReplyClass
+  Derived.decorated = false
+  return Derived
+}

@@ -1,0 +1,114 @@
+/**
+ * The Request object handed to hooks and handlers. Every field is set in the constructor so all
+ * requests share one hidden class; per-context subclasses carry `decorateRequest` values on their
+ * prototypes, so a child's decorator reads as undefined in its parent and siblings.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
+import type { RouteContext } from '../routing/route-context'
+import type { Logger } from '../server/logger'
+import { clientAddress, clientAddresses } from '../server/proxy'
+
+export interface RequestClass {
+  new (id: string, params: Record<string, string>, raw: IncomingMessage, query: unknown, log: Logger, context: RouteContext): RequestBase
+  readonly prototype: RequestBase
+  decorated: boolean
+}
+
+export class RequestBase {
+  static decorated = false
+  id: string
+  params: Record<string, string>
+  raw: IncomingMessage
+  query: any
+  log: Logger
+  body: any
+  context: RouteContext
+  validationError: (Error & { validation?: unknown; validationContext?: string }) | undefined
+  additionalHeaders: Record<string, unknown> | undefined
+
+  constructor (id: string, params: Record<string, string>, raw: IncomingMessage, query: unknown, log: Logger, context: RouteContext) {
+    this.id = id
+    this.params = params
+    this.raw = raw
+    this.query = query
+    this.log = log
+    this.body = undefined
+    this.context = context
+    this.validationError = undefined
+    this.additionalHeaders = undefined
+  }
+
+  get headers (): Record<string, any> {
+    if (this.additionalHeaders !== undefined) return Object.assign({}, this.raw.headers, this.additionalHeaders)
+    return this.raw.headers
+  }
+
+  set headers (headers: Record<string, any>) {
+    this.additionalHeaders = headers
+  }
+
+  get server (): any { return this.context.server }
+  get url (): string { return this.raw.url ?? '/' }
+  get method (): string { return this.raw.method ?? 'GET' }
+  get routerPath (): string | undefined { return this.context.config.url }
+  get routerMethod (): string | string[] | undefined { return this.context.config.method }
+  get routeConfig (): Record<string, unknown> { return this.context.config }
+  get routeSchema (): unknown { return this.context.schema }
+  get routeOptions (): Record<string, unknown> { return { method: this.context.config.method, url: this.context.config.url, bodyLimit: this.context.bodyLimit, attachValidation: this.context.attachValidation, logLevel: this.context.logLevel, config: this.context.config, schema: this.context.schema } }
+  get is404 (): boolean { return this.context.is404 }
+  get socket (): Socket { return this.raw.socket }
+  get connection (): Socket { return this.raw.socket }
+
+  get ip (): string | undefined {
+    const trust = this.context.root.trustProxy
+    if (trust !== null) return clientAddress(this.raw, trust)
+    return this.raw.socket?.remoteAddress
+  }
+
+  get ips (): string[] | undefined {
+    const trust = this.context.root.trustProxy
+    if (trust === null) return undefined
+    return clientAddresses(this.raw, trust)
+  }
+
+  get hostname (): string | undefined {
+    const headers = this.raw.headers
+    if (this.context.root.trustProxy !== null && this.trustsSocket()) {
+      const forwarded = headers['x-forwarded-host']
+      if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
+    }
+    return headers.host ?? (headers[':authority'] as string | undefined)
+  }
+
+  get protocol (): string | undefined {
+    const socket = this.raw.socket as Socket & { encrypted?: boolean } | undefined
+    if (socket === undefined || socket === null) return undefined
+    if (this.context.root.trustProxy !== null && this.trustsSocket()) {
+      const forwarded = this.raw.headers['x-forwarded-proto']
+      if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
+    }
+    return socket.encrypted === true ? 'https' : 'http'
+  }
+
+  private trustsSocket (): boolean {
+    const trust = this.context.root.trustProxy
+    const address = this.raw.socket?.remoteAddress
+    return trust !== null && address !== undefined ? trust(address, 0) : trust !== null
+  }
+
+  getValidationFunction (part: string): unknown {
+    return (this.context.validators as Record<string, unknown>)[part === 'query' ? 'querystring' : part]
+  }
+}
+
+function lastListItem (value: string): string {
+  const i = value.lastIndexOf(',')
+  return (i === -1 ? value : value.slice(i + 1)).trim()
+}
+
+export function deriveRequestClass (parent: RequestClass | typeof RequestBase): RequestClass {
+  const Derived = class extends (parent as typeof RequestBase) {} as unknown as RequestClass
+  Derived.decorated = false
+  return Derived
+}

@@ -1,0 +1,104 @@
+/**
+ * The last step: status line, headers and payload to the socket. Bodies are never written for
+ * HEAD, 204 and 304; content-length is computed from the bytes written; streams are piped and
+ * torn down cleanly when either side fails.
+ */
+import { finished } from 'node:stream'
+import type { Readable } from 'node:stream'
+import { errorCodes } from '../errors'
+import type { ReplyBase } from './reply'
+import { sendError } from './reply'
+
+export function writeResponse (reply: ReplyBase, payload: unknown): void {
+  const res = reply.raw
+  const statusCode = res.statusCode
+  const method = reply.request.raw.method
+  const headers = reply.headersStore
+  if (reply.trailersStore !== null) {
+    let names = ''
+    for (const name of Object.keys(reply.trailersStore)) {
+      if (typeof reply.trailersStore[name] === 'function') names += (names === '' ? '' : ' ') + name
+    }
+    headers['transfer-encoding'] = 'chunked'
+    headers.trailer = names
+  }
+
+  if (payload === undefined || payload === null) {
+    if (statusCode >= 200 && statusCode !== 204 && statusCode !== 304 && method !== 'HEAD' && reply.trailersStore === null) {
+      headers['content-length'] = '0'
+    }
+    res.writeHead(statusCode, headers as Record<string, string>)
+    sendTrailers(reply, payload)
+    res.end()
+    return
+  }
+
+  if (typeof (payload as Readable).pipe === 'function') {
+    sendStream(reply, payload as Readable)
+    return
+  }
+
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload) && !(payload instanceof Uint8Array)) {
+    throw new errorCodes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
+  }
+
+  if (reply.trailersStore === null) {
+    const length = Buffer.byteLength(payload as string | Buffer)
+    const declared = headers['content-length']
+    if (declared === undefined || (method !== 'HEAD' && parseInt(String(declared), 10) !== length)) {
+      headers['content-length'] = String(length)
+    }
+  }
+  res.writeHead(statusCode, headers as Record<string, string>)
+  if (method !== 'HEAD' && statusCode !== 204 && statusCode !== 304) res.write(payload)
+  sendTrailers(reply, payload)
+  res.end()
+}
+
+function sendTrailers (reply: ReplyBase, payload: unknown): void {
+  if (reply.trailersStore === null) return
+  const trailers: Record<string, string> = {}
+  for (const [name, fn] of Object.entries(reply.trailersStore)) {
+    if (typeof fn === 'function') trailers[name] = fn(reply, payload)
+  }
+  reply.raw.addTrailers(trailers)
+}
+
+function sendStream (reply: ReplyBase, payload: Readable): void {
+  const res = reply.raw
+  let sourceOpen = true
+  let errorLogged = false
+  if (reply.trailersStore !== null) payload.on('end', () => sendTrailers(reply, null))
+  finished(payload, { readable: true, writable: false }, (err) => {
+    sourceOpen = false
+    if (err === undefined || err === null) return
+    if (res.headersSent || reply.request.raw.aborted) {
+      if (!errorLogged) { errorLogged = true; logStreamError(reply, err) }
+      res.destroy()
+    } else {
+      sendError(reply, err)
+    }
+  })
+  finished(res, (err) => {
+    if (!sourceOpen) return
+    if (err !== undefined && err !== null && res.headersSent && !errorLogged) { errorLogged = true; logStreamError(reply, err) }
+    const source = payload as Readable & { close?: (cb: () => void) => void; abort?: () => void }
+    if (typeof source.destroy === 'function') source.destroy()
+    else if (typeof source.close === 'function') source.close(() => {})
+    else if (typeof source.abort === 'function') source.abort()
+  })
+  if (!res.headersSent) {
+    for (const key of Object.keys(reply.headersStore)) {
+      const value = reply.headersStore[key]
+      if (value !== undefined) res.setHeader(key, value)
+    }
+  } else {
+    reply.log.warn('response will send, but you shouldn\'t use res.writeHead in stream mode')
+  }
+  payload.pipe(res)
+}
+
+function logStreamError (reply: ReplyBase, err: Error & { code?: string }): void {
+  if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.info({ res: reply }, 'stream closed prematurely')
+  else reply.log.warn({ err }, 'response terminated with an error with headers already sent')
+}

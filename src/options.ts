@@ -1,0 +1,204 @@
+/**
+ * Factory options: Fastify 4.3's names and defaults, checked once with explicit errors
+ * (FST_ERR_INIT_OPTS_INVALID). Numbers and booleans given as strings are coerced as 4.3 does;
+ * unknown options are tolerated.
+ */
+import type { IncomingMessage } from 'node:http'
+import { errorCodes } from './errors'
+
+export type PoisoningAction = 'error' | 'remove' | 'ignore'
+
+export interface AjvOptions { customOptions?: Record<string, unknown>; plugins?: unknown[] }
+
+export interface TrellisOptions {
+  logger?: boolean | Record<string, unknown>
+  bodyLimit?: number
+  pluginTimeout?: number
+  ajv?: AjvOptions
+  schemaErrorFormatter?: (errors: unknown[], dataVar: string) => Error
+  exposeHeadRoutes?: boolean
+  ignoreTrailingSlash?: boolean
+  ignoreDuplicateSlashes?: boolean
+  caseSensitive?: boolean
+  maxParamLength?: number
+  allowUnsafeRegex?: boolean
+  trustProxy?: boolean | string | string[] | number | ((address: string, hop: number) => boolean)
+  requestIdHeader?: string | false
+  requestIdLogLabel?: string
+  genReqId?: (req: IncomingMessage) => string
+  return503OnClosing?: boolean
+  connectionTimeout?: number
+  keepAliveTimeout?: number
+  requestTimeout?: number
+  maxRequestsPerSocket?: number
+  forceCloseConnections?: boolean | 'idle'
+  onProtoPoisoning?: PoisoningAction
+  onConstructorPoisoning?: PoisoningAction
+  disableRequestLogging?: boolean
+  constraints?: Record<string, unknown>
+  querystringParser?: (query: string) => Record<string, unknown>
+  serializerOpts?: Record<string, unknown>
+  schemaController?: Record<string, unknown>
+  jsonShorthand?: boolean
+  serverFactory?: (handler: (req: IncomingMessage, res: any) => void, opts: unknown) => any
+  https?: Record<string, unknown> | null
+  http2?: boolean
+  [unknown: string]: unknown
+}
+
+export interface ResolvedOptions {
+  logger: TrellisOptions['logger']
+  bodyLimit: number
+  pluginTimeout: number
+  ajv: AjvOptions
+  schemaErrorFormatter: TrellisOptions['schemaErrorFormatter']
+  exposeHeadRoutes: boolean
+  ignoreTrailingSlash: boolean
+  ignoreDuplicateSlashes: boolean
+  caseSensitive: boolean
+  maxParamLength: number
+  allowUnsafeRegex: boolean
+  trustProxy: TrellisOptions['trustProxy']
+  requestIdHeader: string | false
+  requestIdLogLabel: string
+  genReqId: (req: IncomingMessage) => string
+  return503OnClosing: boolean
+  connectionTimeout: number
+  keepAliveTimeout: number
+  requestTimeout: number
+  maxRequestsPerSocket: number
+  forceCloseConnections: boolean | 'idle'
+  onProtoPoisoning: PoisoningAction
+  onConstructorPoisoning: PoisoningAction
+  disableRequestLogging: boolean
+  constraints: Record<string, unknown> | undefined
+  querystringParser: TrellisOptions['querystringParser']
+  serializerOpts: Record<string, unknown>
+  schemaController: Record<string, unknown> | undefined
+  jsonShorthand: boolean
+  serverFactory: TrellisOptions['serverFactory']
+  https: Record<string, unknown> | null
+  http2: boolean
+}
+
+function invalid (message: string): never {
+  throw new errorCodes.FST_ERR_INIT_OPTS_INVALID(message)
+}
+
+function integer (opts: TrellisOptions, name: string, fallback: number, min = 0): number {
+  const raw = opts[name]
+  if (raw === undefined || raw === null) return fallback
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) invalid(`"${name}" must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
+  return value
+}
+
+function boolean (opts: TrellisOptions, name: string, fallback: boolean): boolean {
+  const raw = opts[name]
+  if (raw === undefined || raw === null) return fallback
+  if (raw === 'true') return true
+  if (raw === 'false') return false
+  if (typeof raw !== 'boolean') invalid(`"${name}" must be a boolean, got ${JSON.stringify(raw)}`)
+  return raw
+}
+
+function oneOf<T extends string> (opts: TrellisOptions, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = opts[name]
+  if (raw === undefined || raw === null) return fallback
+  if (typeof raw !== 'string' || !(allowed as readonly string[]).includes(raw)) invalid(`"${name}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`)
+  return raw as T
+}
+
+function fnOrUndefined<T> (opts: TrellisOptions, name: string): T | undefined {
+  const raw = opts[name]
+  if (raw === undefined || raw === null) return undefined
+  if (typeof raw !== 'function') invalid(`"${name}" must be a function`)
+  return raw as T
+}
+
+function reqIdGenerator (): (req: IncomingMessage) => string {
+  let next = 0
+  return () => {
+    next = (next + 1) & 0x7fffffff
+    return 'req-' + next.toString(36)
+  }
+}
+
+const POISONING = ['error', 'remove', 'ignore'] as const
+
+export function resolveOptions (input: unknown): ResolvedOptions {
+  if (input !== undefined && input !== null && typeof input !== 'object') invalid('options must be an object')
+  const opts = (input ?? {}) as TrellisOptions
+  const ajv = opts.ajv ?? {}
+  if (typeof ajv !== 'object') invalid('"ajv" must be an object')
+  if (ajv.customOptions !== undefined && (typeof ajv.customOptions !== 'object' || ajv.customOptions === null)) invalid('"ajv.customOptions" must be an object')
+  if (ajv.plugins !== undefined && !Array.isArray(ajv.plugins)) invalid('"ajv.plugins" must be an array')
+  const requestIdHeader = opts.requestIdHeader
+  if (requestIdHeader !== undefined && requestIdHeader !== false && typeof requestIdHeader !== 'string') invalid('"requestIdHeader" must be a string or false')
+  const logger = opts.logger
+  if (logger !== undefined && logger !== null && typeof logger !== 'boolean' && typeof logger !== 'object') invalid('"logger" must be a boolean or an object')
+  const trustProxy = opts.trustProxy
+  if (trustProxy !== undefined && !['boolean', 'string', 'number', 'function', 'object'].includes(typeof trustProxy)) invalid('"trustProxy" has an invalid type')
+  const forceClose = opts.forceCloseConnections
+  if (forceClose !== undefined && typeof forceClose !== 'boolean' && forceClose !== 'idle') invalid('"forceCloseConnections" must be a boolean or "idle"')
+  return {
+    logger: logger as TrellisOptions['logger'],
+    bodyLimit: integer(opts, 'bodyLimit', 1048576, 1),
+    pluginTimeout: integer(opts, 'pluginTimeout', 10000),
+    ajv,
+    schemaErrorFormatter: fnOrUndefined(opts, 'schemaErrorFormatter'),
+    exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
+    ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),
+    ignoreDuplicateSlashes: boolean(opts, 'ignoreDuplicateSlashes', false),
+    caseSensitive: boolean(opts, 'caseSensitive', true),
+    maxParamLength: integer(opts, 'maxParamLength', 100, 1),
+    allowUnsafeRegex: boolean(opts, 'allowUnsafeRegex', false),
+    trustProxy: trustProxy ?? false,
+    requestIdHeader: (requestIdHeader === undefined ? 'request-id' : requestIdHeader === false ? false : requestIdHeader.toLowerCase()),
+    requestIdLogLabel: typeof opts.requestIdLogLabel === 'string' ? opts.requestIdLogLabel : 'reqId',
+    genReqId: fnOrUndefined<(req: IncomingMessage) => string>(opts, 'genReqId') ?? reqIdGenerator(),
+    return503OnClosing: boolean(opts, 'return503OnClosing', true),
+    connectionTimeout: integer(opts, 'connectionTimeout', 0),
+    keepAliveTimeout: integer(opts, 'keepAliveTimeout', 72000, 1),
+    requestTimeout: integer(opts, 'requestTimeout', 0),
+    maxRequestsPerSocket: integer(opts, 'maxRequestsPerSocket', 0),
+    forceCloseConnections: forceClose ?? 'idle',
+    onProtoPoisoning: oneOf(opts, 'onProtoPoisoning', POISONING, 'error'),
+    onConstructorPoisoning: oneOf(opts, 'onConstructorPoisoning', POISONING, 'error'),
+    disableRequestLogging: boolean(opts, 'disableRequestLogging', false),
+    constraints: opts.constraints,
+    querystringParser: fnOrUndefined(opts, 'querystringParser'),
+    serializerOpts: (opts.serializerOpts ?? {}),
+    schemaController: opts.schemaController,
+    jsonShorthand: boolean(opts, 'jsonShorthand', true),
+    serverFactory: fnOrUndefined(opts, 'serverFactory'),
+    https: (opts.https ?? null),
+    http2: boolean(opts, 'http2', false)
+  }
+}
+
+/** The serializable view of the options (`instance.initialConfig`), frozen. */
+export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unknown>> {
+  return Object.freeze({
+    connectionTimeout: o.connectionTimeout,
+    keepAliveTimeout: o.keepAliveTimeout,
+    maxRequestsPerSocket: o.maxRequestsPerSocket,
+    requestTimeout: o.requestTimeout,
+    bodyLimit: o.bodyLimit,
+    caseSensitive: o.caseSensitive,
+    allowUnsafeRegex: o.allowUnsafeRegex,
+    http2: o.http2,
+    https: o.https !== null ? true : undefined,
+    ignoreTrailingSlash: o.ignoreTrailingSlash,
+    ignoreDuplicateSlashes: o.ignoreDuplicateSlashes,
+    disableRequestLogging: o.disableRequestLogging,
+    jsonShorthand: o.jsonShorthand,
+    maxParamLength: o.maxParamLength,
+    onProtoPoisoning: o.onProtoPoisoning,
+    onConstructorPoisoning: o.onConstructorPoisoning,
+    pluginTimeout: o.pluginTimeout,
+    requestIdHeader: o.requestIdHeader,
+    requestIdLogLabel: o.requestIdLogLabel,
+    exposeHeadRoutes: o.exposeHeadRoutes
+  })
+}

@@ -1,0 +1,75 @@
+/**
+ * 404 routes, one per prefix: the root's, each context that set its own handler, and each
+ * prefixed context (a 404 under a plugin's prefix runs that plugin's hooks). The deepest prefix
+ * that matches the URL answers.
+ */
+import type { Context } from '../context/context'
+import type { RouteContext } from './route-context'
+import { nearestDecorated } from './routes'
+import { defaultSchemaErrorFormatter } from '../schema/validation'
+import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
+
+export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void } }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
+  const message = `Route ${request.raw.method ?? 'GET'}:${request.raw.url ?? '/'} not found`
+  request.log.info(message)
+  reply.code(404).send({ message, error: 'Not Found', statusCode: 404 })
+}
+
+export interface NotFoundEntry { prefix: string; route: RouteContext }
+
+function routeFor (context: Context): RouteContext {
+  const setup = context.notFound
+  const hooks = {} as Record<RequestHookName, AnyHook[]>
+  for (const name of requestHookNames) {
+    const extra = setup?.hooks[name as 'preValidation' | 'preHandler']
+    hooks[name] = extra === undefined ? context.hooks[name].slice() : context.hooks[name].concat(extra)
+  }
+  return {
+    root: context.root,
+    server: context.instance,
+    config: {},
+    schema: undefined,
+    handler: (setup?.handler ?? basicNotFound) as RouteContext['handler'],
+    errorHandler: context.errorHandler,
+    hooks,
+    bodyLimit: undefined,
+    attachValidation: false,
+    validators: {},
+    serializers: null,
+    schemaErrorFormatter: defaultSchemaErrorFormatter,
+    replySerializer: context.replySerializer,
+    Request: nearestDecorated(context.Request),
+    Reply: nearestDecorated(context.Reply),
+    parsers: context.parsers,
+    logLevel: context.logLevel,
+    is404: true,
+    notFound: null,
+    validates: false
+  }
+}
+
+/** Builds the 404 routes of the whole tree, deepest prefix first. */
+export function buildNotFoundRoutes (root: Context): NotFoundEntry[] {
+  const byPrefix = new Map<string, NotFoundEntry>()
+  const visit = (context: Context): void => {
+    const isOwner = context.parent === null || context.ownNotFound || (context.prefix !== context.parent.prefix && !byPrefix.has(context.prefix))
+    if (isOwner && (context.ownNotFound || !byPrefix.has(context.prefix))) {
+      byPrefix.set(context.prefix, { prefix: context.prefix, route: routeFor(context) })
+    }
+    for (const child of context.children) visit(child)
+  }
+  visit(root)
+  const entries = [...byPrefix.values()].sort((a, b) => b.prefix.length - a.prefix.length)
+  for (const entry of entries) entry.route.notFound = null
+  return entries
+}
+
+export function findNotFound (entries: NotFoundEntry[], url: string): RouteContext {
+  const q = url.indexOf('?')
+  const path = q === -1 ? url : url.slice(0, q)
+  for (const entry of entries) {
+    const p = entry.prefix
+    if (p === '' || path === p || path.startsWith(p.endsWith('/') ? p : p + '/')) return entry.route
+  }
+  return entries[entries.length - 1].route
+}

@@ -1,0 +1,40 @@
+/**
+ * A built route: everything the request path needs, resolved once at `ready()` so that nothing on
+ * the hot path is looked up by name.
+ */
+import type { RootState } from '../context/root'
+import type { AnyHook, RequestHookName } from '../context/hooks'
+import type { ErrorHandler } from '../lifecycle/error-handling'
+import type { RequestClass } from '../lifecycle/request'
+import type { ReplyClass } from '../lifecycle/reply'
+import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
+import type { RouteValidators, SchemaErrorFormatter } from '../schema/validation'
+import type { ResponseSerializers } from '../schema/serialization'
+
+export interface RouteConfig { url?: string; method?: string | string[]; [key: string]: unknown }
+
+export interface RouteContext {
+  readonly root: RootState
+  /** The instance (context) the route was defined in; `this` of handlers and hooks. */
+  readonly server: any
+  readonly config: RouteConfig
+  schema: Record<string, unknown> | undefined
+  handler: (this: any, request: any, reply: any) => unknown
+  errorHandler: ErrorHandler
+  hooks: Record<RequestHookName, AnyHook[]>
+  bodyLimit: number | undefined
+  attachValidation: boolean
+  validators: RouteValidators
+  serializers: ResponseSerializers | null
+  schemaErrorFormatter: SchemaErrorFormatter
+  replySerializer: ((payload: unknown, statusCode: number) => string) | null
+  Request: RequestClass
+  Reply: ReplyClass
+  parsers: ContentTypeParsers
+  logLevel: string | undefined
+  is404: boolean
+  /** The 404 route to use for `reply.callNotFound()` from this route. */
+  notFound: RouteContext | null
+  /** Whether the route validates anything (skip the step otherwise). */
+  validates: boolean
+}

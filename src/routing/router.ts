@@ -1,0 +1,80 @@
+/**
+ * The find-my-way adapter: the only file that knows the router. It also owns the automatic HEAD
+ * routes that mirror GET routes (replaced when the application declares its own HEAD route).
+ */
+import FindMyWay from 'find-my-way'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { parse as parseQuery } from 'node:querystring'
+import { errorCodes } from '../errors'
+import type { RouteContext } from './route-context'
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
+
+export interface RouterOptions {
+  ignoreTrailingSlash: boolean
+  ignoreDuplicateSlashes: boolean
+  caseSensitive: boolean
+  maxParamLength: number
+  allowUnsafeRegex: boolean
+  constraints?: Record<string, unknown>
+  querystringParser?: (query: string) => Record<string, unknown>
+  onNotFound: (req: IncomingMessage, res: ServerResponse) => void
+  onBadUrl: (path: string, req: IncomingMessage, res: ServerResponse) => void
+}
+
+export interface Router {
+  on(method: string, path: string, constraints: Record<string, unknown>, handler: RouteHandler, store: RouteContext, auto?: boolean): void
+  has(method: string, path: string, constraints?: Record<string, unknown>): boolean
+  lookup(req: IncomingMessage, res: ServerResponse): void
+  prettyPrint(opts?: Record<string, unknown>): string
+}
+
+export function createRouter (options: RouterOptions): Router {
+  const fmw = FindMyWay({
+    ignoreTrailingSlash: options.ignoreTrailingSlash,
+    ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
+    caseSensitive: options.caseSensitive,
+    maxParamLength: options.maxParamLength,
+    allowUnsafeRegex: options.allowUnsafeRegex,
+    constraints: options.constraints as never,
+    querystringParser: options.querystringParser ?? ((q: string) => parseQuery(q)),
+    defaultRoute: options.onNotFound as never,
+    onBadUrl: options.onBadUrl as never
+  })
+  /** HEAD routes added automatically for GET routes, by "path|constraints". */
+  const autoHead = new Set<string>()
+  const keyOf = (path: string, constraints: Record<string, unknown>): string => path + '|' + JSON.stringify(constraints)
+
+  return {
+    on (method, path, constraints, handler, store, auto = false) {
+      const key = keyOf(path, constraints)
+      if (method === 'HEAD') {
+        const existing = fmw.hasRoute('HEAD', path, constraints as never)
+        if (existing) {
+          if (auto) return // the application's own HEAD route wins
+          if (autoHead.has(key)) {
+            fmw.off('HEAD', path, constraints as never)
+            autoHead.delete(key)
+          }
+        }
+        if (auto) autoHead.add(key)
+      }
+      try {
+        fmw.on(method as never, path, { constraints } as never, handler as never, store)
+      } catch (err) {
+        const message = (err as Error).message
+        if (message.includes('already declared')) throw new errorCodes.FST_ERR_DUPLICATED_ROUTE(method, path)
+        throw err
+      }
+    },
+    has (method, path, constraints = {}) {
+      return fmw.hasRoute(method as never, path, constraints as never)
+    },
+    lookup (req, res) {
+      fmw.lookup(req as never, res as never)
+    },
+    prettyPrint (opts) {
+      return fmw.prettyPrint(opts as never)
+    }
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Route options -> a route. `addRoute` runs when the application calls `route()` or a shorthand:
+ * it checks the options, applies the context prefix, runs onRoute hooks and inserts the route in
+ * the router. `buildRoute` runs at `ready()`: it resolves hooks, error handler, compilers and
+ * Request/Reply classes into the route's RouteContext.
+ */
+import { errorCodes } from '../errors'
+import type { Context } from '../context/context'
+import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
+import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
+import type { RequestClass } from '../lifecycle/request'
+import type { ReplyClass } from '../lifecycle/reply'
+import type { RouteContext } from './route-context'
+import { compileRouteSchemas } from '../schema/compile-route'
+
+export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const
+const supported = new Set<string>(supportedMethods)
+
+export interface RouteOptions {
+  method: string | string[]
+  url: string
+  path?: string
+  handler: (this: any, request: any, reply: any) => unknown
+  schema?: Record<string, unknown>
+  attachValidation?: boolean
+  config?: Record<string, unknown>
+  constraints?: Record<string, unknown>
+  version?: string
+  errorHandler?: ErrorHandlerFn
+  bodyLimit?: number
+  logLevel?: string
+  prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
+  exposeHeadRoute?: boolean
+  validatorCompiler?: (...args: any[]) => any
+  serializerCompiler?: (...args: any[]) => any
+  schemaErrorFormatter?: (...args: any[]) => Error
+  [hook: string]: unknown
+}
+
+export interface RouteRecord { context: Context; options: RouteOptions; method: string; url: string; route: RouteContext }
+
+/** `(path, [options], handler)` -> one options object, with Fastify's checks. */
+export function shorthandOptions (method: string | string[], url: string, options: unknown, handler: unknown): RouteOptions {
+  let opts = options as Record<string, unknown> | undefined
+  let fn = handler
+  if (fn === undefined && typeof opts === 'function') {
+    fn = opts
+    opts = {}
+  } else if (fn !== undefined && typeof fn === 'function') {
+    if (Object.prototype.toString.call(opts) !== '[object Object]') throw new Error(`Options for ${String(method)}:${url} route must be an object`)
+    if (opts?.handler !== undefined) {
+      if (typeof opts.handler === 'function') throw new Error(`Duplicate handler for ${String(method)}:${url} route is not allowed!`)
+      throw new Error(`Handler for ${String(method)}:${url} route must be a function`)
+    }
+  }
+  return Object.assign({}, opts, { method, url, path: url, handler: fn ?? opts?.handler }) as RouteOptions
+}
+
+function joinPrefix (prefix: string, path: string): string {
+  if (path[0] === '/' && prefix.endsWith('/')) return prefix + path.slice(1)
+  return prefix + path
+}
+
+function checkOptions (opts: RouteOptions, methods: string[], path: string): void {
+  for (const method of methods) {
+    if (typeof method !== 'string' || !supported.has(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(String(method))
+    if ((method === 'GET' || method === 'HEAD') && opts.schema?.body !== undefined) throw new errorCodes.FST_ERR_SCH_BODY_ON_GET(method, path)
+  }
+  if (typeof opts.handler !== 'function') {
+    if (opts.handler === undefined || opts.handler === null) throw new errorCodes.FST_ERR_ROUTE_MISSING_HANDLER(String(opts.method), path)
+    throw new Error(`Handler for ${String(opts.method)}:${path} route must be a function`)
+  }
+  if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new errorCodes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(opts.method), path)
+  if (opts.bodyLimit !== undefined && (!Number.isInteger(opts.bodyLimit) || opts.bodyLimit <= 0)) {
+    throw new TypeError(`'bodyLimit' option must be an integer > 0. Got '${String(opts.bodyLimit)}'`)
+  }
+  for (const name of requestHookNames) {
+    const hook = opts[name]
+    if (hook === undefined) continue
+    for (const fn of Array.isArray(hook) ? hook : [hook]) {
+      if (typeof fn !== 'function') throw new Error(`${name} hook should be a function, instead got ${typeof fn}`)
+    }
+  }
+}
+
+/** Registers a route in `context`; returns nothing: the route becomes live at ready(). */
+export function addRoute (context: Context, input: RouteOptions): void {
+  const root = context.root
+  if (root.booted) throw new errorCodes.FST_ERR_ROUTE_AFTER_START(String(input.method), String(input.url ?? input.path))
+  const opts: RouteOptions = { ...input }
+  const methods = (Array.isArray(opts.method) ? opts.method : [opts.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
+  opts.method = Array.isArray(opts.method) ? methods : methods[0]
+  const path = opts.url ?? opts.path ?? ''
+  if (typeof path !== 'string') throw new errorCodes.FST_ERR_INVALID_URL(typeof path)
+  checkOptions(opts, methods, path)
+
+  const prefix = context.prefix
+  if (path === '/' && prefix.length > 0 && opts.method !== 'HEAD') {
+    const mode = opts.prefixTrailingSlash ?? 'both'
+    if (mode === 'slash') register(context, opts, methods, path, prefix, false)
+    else if (mode === 'no-slash') register(context, opts, methods, '', prefix, false)
+    else {
+      register(context, opts, methods, '', prefix, false)
+      if (!root.options.ignoreTrailingSlash) register(context, { ...opts }, methods, path, prefix, true)
+    }
+  } else {
+    register(context, opts, methods, path, prefix, false)
+  }
+}
+
+function register (context: Context, opts: RouteOptions, methods: string[], path: string, prefix: string, prefixing: boolean): void {
+  const root = context.root
+  const url = joinPrefix(prefix, path)
+  opts.url = url
+  opts.path = url
+  ;(opts as Record<string, unknown>).routePath = path
+  ;(opts as Record<string, unknown>).prefix = prefix
+  opts.logLevel = opts.logLevel ?? context.logLevel
+  if (opts.attachValidation === undefined || opts.attachValidation === null) opts.attachValidation = false
+  if (!prefixing) for (const hook of context.onRoute) hook.call(context.instance, opts)
+
+  const constraints = { ...(opts.constraints ?? {}) }
+  if (opts.version !== undefined) constraints.version = opts.version
+  const finalMethods = (Array.isArray(opts.method) ? opts.method : [opts.method]).map((m) => String(m).toUpperCase())
+  const route = createRouteContext(context, opts, url)
+  for (const method of finalMethods) {
+    root.router.on(method, opts.url ?? url, constraints, root.routeHandler, route)
+  }
+  const exposeHead = opts.exposeHeadRoute ?? root.options.exposeHeadRoutes
+  if (exposeHead && finalMethods.includes('GET') && !finalMethods.includes('HEAD')) {
+    root.router.on('HEAD', opts.url ?? url, constraints, root.routeHandler, route, true)
+  }
+  root.routes.push({ context, options: opts, method: String(opts.method), url: opts.url ?? url, route })
+}
+
+function createRouteContext (context: Context, opts: RouteOptions, url: string): RouteContext {
+  return {
+    root: context.root,
+    server: context.instance,
+    config: { ...(opts.config ?? {}), url, method: opts.method },
+    schema: opts.schema,
+    handler: opts.handler,
+    errorHandler: context.errorHandler,
+    hooks: context.hooks,
+    bodyLimit: opts.bodyLimit,
+    attachValidation: opts.attachValidation === true,
+    validators: {},
+    serializers: null,
+    schemaErrorFormatter: null as never,
+    replySerializer: context.replySerializer,
+    Request: context.Request,
+    Reply: context.Reply,
+    parsers: context.parsers,
+    logLevel: opts.logLevel,
+    is404: false,
+    notFound: null,
+    validates: false
+  }
+}
+
+/** Resolves everything a route needs, once, at ready(). */
+export function buildRoute (record: RouteRecord): void {
+  const { context, options: opts, route } = record
+  const hooks = {} as Record<RequestHookName, AnyHook[]>
+  for (const name of requestHookNames) {
+    const own = opts[name] as AnyHook | AnyHook[] | undefined
+    hooks[name] = own === undefined ? context.hooks[name].slice() : context.hooks[name].concat(own)
+  }
+  route.hooks = hooks
+  route.errorHandler = opts.errorHandler !== undefined ? buildErrorHandler(context.errorHandler, opts.errorHandler, context.instance) : context.errorHandler
+  route.replySerializer = context.replySerializer
+  route.parsers = context.parsers
+  route.Request = nearestDecorated(context.Request)
+  route.Reply = nearestDecorated(context.Reply)
+  route.notFound = context.root.notFoundFor(record.url)
+  compileRouteSchemas(context, route, opts, record.method, record.url)
+}
+
+/** Skips empty per-context subclasses so undecorated contexts share one hidden class. */
+export function nearestDecorated<T extends RequestClass | ReplyClass> (cls: T): T {
+  let current = cls
+  while (!current.decorated) {
+    const parent = Object.getPrototypeOf(current) as T
+    if (parent === null || typeof parent !== 'function' || !('decorated' in parent)) break
+    current = parent
+  }
+  return current
+}

@@ -1,0 +1,46 @@
+/**
+ * Compiles a route's schemas at ready(): validators for the four request parts and serializers
+ * for the responses, with the route's compilers, else its context's, else the defaults built for
+ * the context's shared schemas (or the schema controller's factories).
+ */
+import type { Context } from '../context/context'
+import type { RouteContext } from '../routing/route-context'
+import type { RouteOptions } from '../routing/routes'
+import {
+  compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
+  type RouteSchema, type ValidatorCompiler
+} from './validation'
+import { compileResponseSerializers, createDefaultSerializerCompiler, type SerializerCompiler } from './serialization'
+
+const REQUEST_PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const
+
+export function compileRouteSchemas (context: Context, route: RouteContext, opts: RouteOptions, method: string, url: string): void {
+  route.schemaErrorFormatter = opts.schemaErrorFormatter ?? context.schemaErrorFormatter ?? defaultSchemaErrorFormatter
+  const schema = opts.schema as RouteSchema | undefined
+  if (schema === undefined || schema === null) return
+  if (REQUEST_PARTS.some((part) => schema[part] !== undefined && schema[part] !== null)) {
+    const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? defaultValidatorCompiler(context)
+    route.validators = compileRouteValidators({ schema, method, url, compiler })
+    route.validates = Object.values(route.validators).some((fn) => typeof fn === 'function')
+  }
+  if (schema.response !== undefined && schema.response !== null) {
+    const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? defaultSerializerCompiler(context)
+    route.serializers = compileResponseSerializers({ responseSchemas: schema.response as Record<string, unknown>, method, url, compiler })
+  }
+}
+
+export function defaultValidatorCompiler (context: Context): ValidatorCompiler {
+  if (context.validatorCompiler !== null) return context.validatorCompiler
+  const shared = context.schemas.getAll()
+  const factory = context.schemaController?.compilersFactory?.buildValidator
+  if (factory !== undefined) return factory(shared, context.root.options.ajv)
+  return createDefaultValidatorCompiler(shared, context.root.options.ajv)
+}
+
+export function defaultSerializerCompiler (context: Context): SerializerCompiler {
+  if (context.serializerCompiler !== null) return context.serializerCompiler
+  const shared = context.schemas.getAll()
+  const factory = context.schemaController?.compilersFactory?.buildSerializer
+  if (factory !== undefined) return factory(shared, context.root.options.serializerOpts)
+  return createDefaultSerializerCompiler(shared)
+}

@@ -1,0 +1,67 @@
+/**
+ * The logger: pino when `logger` is true or pino options, the given instance when it already looks
+ * like a logger, and a silent logger otherwise. Requests get a child logger carrying their id.
+ */
+import pino from 'pino'
+import { errorCodes } from '../errors'
+
+export interface Logger {
+  level: string
+  fatal: (...args: any[]) => void
+  error: (...args: any[]) => void
+  warn: (...args: any[]) => void
+  info: (...args: any[]) => void
+  debug: (...args: any[]) => void
+  trace: (...args: any[]) => void
+  child: (bindings: Record<string, unknown>, options?: Record<string, unknown>) => Logger
+  [key: string]: any
+}
+
+const noop = (): void => {}
+
+/** A logger that writes nothing; `child` returns itself so requests allocate nothing. */
+export function silentLogger (): Logger {
+  const logger: Logger = {
+    level: 'silent', fatal: noop, error: noop, warn: noop, info: noop, debug: noop, trace: noop,
+    child: () => logger
+  }
+  return logger
+}
+
+const serializers = {
+  req (req: any) {
+    const raw = req.raw ?? req
+    return {
+      method: raw.method,
+      url: raw.url,
+      version: raw.headers?.['accept-version'],
+      hostname: req.hostname ?? raw.headers?.host,
+      remoteAddress: req.ip ?? raw.socket?.remoteAddress,
+      remotePort: raw.socket?.remotePort
+    }
+  },
+  res (reply: any) {
+    return { statusCode: reply.statusCode ?? reply.raw?.statusCode }
+  },
+  err: pino.stdSerializers.err
+}
+
+function looksLikeLogger (value: Record<string, unknown>): boolean {
+  return ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child'].every((m) => typeof value[m] === 'function')
+}
+
+export function createLogger (option: unknown): Logger {
+  if (option === undefined || option === null || option === false) return silentLogger()
+  if (option === true) return pino({ level: 'info', serializers }) as unknown as Logger
+  if (typeof option === 'object') {
+    const opts = option as Record<string, any>
+    if (looksLikeLogger(opts)) return opts as Logger
+    if (opts.stream !== undefined && opts.file !== undefined) throw new errorCodes.FST_ERR_LOG_INVALID_DESTINATION()
+    const { stream, file, ...rest } = opts
+    const pinoOptions = { level: 'info', ...rest, serializers: { ...serializers, ...(rest.serializers ?? {}) } }
+    if (stream !== undefined) return pino(pinoOptions, stream) as unknown as Logger
+    if (file !== undefined) return pino(pinoOptions, pino.destination(file)) as unknown as Logger
+    return pino(pinoOptions) as unknown as Logger
+  }
+  return silentLogger()
+}
