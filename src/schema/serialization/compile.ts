@@ -8,6 +8,7 @@ import { GenContext } from './context'
 import { genValue } from './generate-value'
 import { NEEDS_ESCAPE } from './escape'
 import { getRuntime, type Rounding } from './runtime'
+import { checkSchema } from './schema-check'
 
 export type SerializerFn = (payload: unknown) => string
 
@@ -25,7 +26,10 @@ const PRELUDE = '\'use strict\'\n' +
 
 /** Generates the source of a serializer for `schema`; the source's body returns the `main` function. */
 export function generateSource (schema: unknown, options: CompileOptions = {}): { source: string, consts: unknown[] } {
-  const { resolver, outer } = createRefResolver(options.sharedSchemas ?? {}).forRoot(schema)
+  checkSchema(schema)
+  const shared = options.sharedSchemas ?? {}
+  for (const name of Object.keys(shared)) checkSchema(shared[name], name)
+  const { resolver, outer } = createRefResolver(shared).forRoot(schema)
   const ctx = new GenContext(resolver)
   const body = genValue(ctx, schema, outer, 'input', '#')
   const single = /^json \+= (f\d+)\(input\)\n$/.exec(body)
