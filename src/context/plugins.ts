@@ -93,7 +93,6 @@ export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name
         err.fn = fn
         done(err)
       }, timeout)
-      timer.unref?.()
     }
     let result: unknown
     try {
