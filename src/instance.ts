@@ -71,7 +71,7 @@ export class TrellisInstance {
     const root = ctx(this).root
     const promise = bootReady(root)
     if (typeof cb === 'function') {
-      promise.then(() => cb.call(this, null), (err: Error) => cb.call(this, err))
+      promise.then(() => cb.call(this, null, this), (err: Error) => cb.call(this, err))
       return undefined
     }
     return promise.then(() => this)
