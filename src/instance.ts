@@ -11,6 +11,7 @@ import { kContext } from './context/symbols'
 import { checkHook, isApplicationHook, type AnyHook, type HookName } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
 import { enqueueAfter, enqueuePlugin, loadQueued, ready as bootReady, runOnClose } from './context/boot'
+import type { RegisterablePlugin, RegisterOptions } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
@@ -54,7 +55,7 @@ export class TrellisInstance {
   }
 
   // ---------------------------------------------------------------- plugins
-  register (plugin: unknown, opts?: unknown): this {
+  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this {
     enqueuePlugin(ctx(this).root, this, plugin, opts)
     return this
   }

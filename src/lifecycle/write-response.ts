@@ -50,7 +50,14 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
     }
   }
   res.writeHead(statusCode, headers as Record<string, string>)
-  if (method !== 'HEAD' && statusCode !== 204 && statusCode !== 304) res.write(payload)
+  const hasBody = method !== 'HEAD' && statusCode !== 204 && statusCode !== 304
+  if (reply.trailersStore === null) {
+    // one end() call: headers and body leave in a single write
+    if (hasBody) res.end(payload)
+    else res.end()
+    return
+  }
+  if (hasBody) res.write(payload)
   sendTrailers(reply, payload)
   res.end()
 }
