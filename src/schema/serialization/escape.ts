@@ -9,6 +9,15 @@
 export const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/
 
 export function asString (str: string): string {
-  if (str.length < 5000 && !NEEDS_ESCAPE.test(str)) return '"' + str + '"'
+  const len = str.length
+  if (len < 42) {
+    // short strings: a char-code scan beats the regexp
+    for (let i = 0; i < len; i++) {
+      const c = str.charCodeAt(i)
+      if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(str)
+    }
+    return '"' + str + '"'
+  }
+  if (len < 5000 && !NEEDS_ESCAPE.test(str)) return '"' + str + '"'
   return JSON.stringify(str)
 }

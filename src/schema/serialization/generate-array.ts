@@ -6,7 +6,7 @@
  */
 import type { GenContext, Schema } from './context'
 import type { GenValue } from './generate-value'
-import { inferType, lit, typeCondition } from './generate-value'
+import { genPart, inferType, lit, typeCondition } from './generate-value'
 
 export function genArrayFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, base, (name) => buildArray(ctx, schema, base, loc, gen, name))
@@ -58,7 +58,13 @@ function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string
     }
     return code + 'return json + \']\'\n}\n'
   }
+  const part = genPart(ctx, items, base, 'v', `${loc}/items`)
+  if (part.expr !== undefined) {
+    // first element outside the loop: no per-item comma test
+    code += `let v = input[0]\nlet json = '[' + ${part.expr}\nfor (let i = 1; i < n; i++) {\nv = input[i]\njson += ',' + ${part.expr}\n}\n`
+    return code + 'return json + \']\'\n}\n'
+  }
   code += 'let json = \'[\'\nfor (let i = 0; i < n; i++) {\nif (i !== 0) json += \',\'\nconst v = input[i]\n'
-  code += gen(ctx, items, base, 'v', `${loc}/items`)
+  code += part.code as string
   return code + '}\nreturn json + \']\'\n}\n'
 }

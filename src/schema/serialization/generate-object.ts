@@ -7,7 +7,7 @@
  */
 import type { GenContext, Schema } from './context'
 import type { GenValue } from './generate-value'
-import { lit } from './generate-value'
+import { genPart, lit } from './generate-value'
 
 function isObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -33,8 +33,8 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
   const ordered = [...keys.filter((k) => required.includes(k)), ...keys.filter((k) => !required.includes(k))]
 
   let code = `function ${name} (input) {\n`
-  code += 'const obj = (input !== null && typeof input === \'object\' && typeof input.toJSON === \'function\') ? input.toJSON() : input\n'
-  code += `if (obj === null || obj === undefined) return ${schema.nullable === true ? '\'null\'' : '\'{}\''}\n`
+  code += 'const obj = (input && typeof input.toJSON === \'function\') ? input.toJSON() : input\n'
+  code += `if (obj == null) return ${schema.nullable === true ? '\'null\'' : '\'{}\''}\n`
   for (const key of required) {
     if (!keys.includes(key)) code += `if (obj[${lit(key)}] === undefined) throw new Error(${lit(`"${key}" is required!`)})\n`
   }
@@ -58,7 +58,18 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
     const always = isRequired || dflt !== undefined
     const before = state === 'none' && !always ? 'c = true\n' : sep()
     if (state === 'none' && !always) usesFlag = true
-    code += `const ${v} = obj[${lit(key)}]\nif (${v} !== undefined) {\n${before}json += ${keyLit}\n${gen(ctx, prop, base, v, propLoc)}}`
+    const part = genPart(ctx, prop, base, v, propLoc)
+    let write: string
+    if (part.expr !== undefined) {
+      // separator, key and value in one concatenation
+      const keyJson = JSON.stringify(key) + ':'
+      if (state === 'some') write = `json += ${lit(',' + keyJson)} + ${part.expr}\n`
+      else if (state === 'flag') write = `json += (c ? ${lit(',' + keyJson)} : ${lit(keyJson)}) + ${part.expr}\nc = true\n`
+      else write = `json += ${lit(keyJson)} + ${part.expr}\n${always ? '' : 'c = true\n'}`
+    } else {
+      write = `${before}json += ${keyLit}\n${part.code as string}`
+    }
+    code += `const ${v} = obj[${lit(key)}]\nif (${v} !== undefined) {\n${write}}`
     if (dflt !== undefined) {
       // the default is part of the schema (author-controlled), written as JSON.stringify(default)
       code += ` else {\n${before}json += ${lit(JSON.stringify(key) + ':' + (JSON.stringify(dflt) ?? 'null'))}\n}\n`

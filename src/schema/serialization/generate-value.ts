@@ -35,11 +35,19 @@ function isObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
-export const genValue: GenValue = (ctx, rawSchema, rawBase, input, rawLoc) => {
-  if (rawSchema === undefined || typeof rawSchema === 'boolean') return `json += $any(${input})\n`
+export const genValue: GenValue = (ctx, schema, base, input, loc) => {
+  const r = genPart(ctx, schema, base, input, loc)
+  return r.expr !== undefined ? `json += ${r.expr}\n` : r.code as string
+}
+
+/** Either an expression giving the serialized value (primitives, function calls) or statements appending to `json`. */
+export interface Part { expr?: string, code?: string }
+
+export function genPart (ctx: GenContext, rawSchema: unknown, rawBase: string, input: string, rawLoc: string): Part {
+  if (rawSchema === undefined || typeof rawSchema === 'boolean') return { expr: `$any(${input})` }
   if (!isObject(rawSchema)) throw new Error(`schema is invalid: ${rawLoc} must be an object or a boolean`)
   const { schema: target, base, location: loc } = ctx.deref(rawSchema, rawBase, rawLoc)
-  if (target === undefined || typeof target === 'boolean') return `json += $any(${input})\n`
+  if (target === undefined || typeof target === 'boolean') return { expr: `$any(${input})` }
   if (!isObject(target)) throw new Error(`schema is invalid: ${loc} must be an object or a boolean`)
   const schema = target
 
@@ -48,46 +56,45 @@ export const genValue: GenValue = (ctx, rawSchema, rawBase, input, rawLoc) => {
     const rest = ctx.variant(schema, 'without:allOf', () => { const { allOf: _a, ...r } = schema; return r })
     const inner = enterScope(base, schema)
     const merged = ctx.merge([{ schema: rest, base }, ...allOf.map((s) => ({ schema: s, base: inner }))])
-    return genValue(ctx, merged.schema, merged.base, input, loc)
+    return genPart(ctx, merged.schema, merged.base, input, loc)
   }
   if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
-    return `json += ${genAlternativesFunction(ctx, schema, base, loc, genValue)}(${input})\n`
+    return { expr: `${genAlternativesFunction(ctx, schema, base, loc, genValue)}(${input})` }
   }
   if (schema.if !== undefined && schema.then !== undefined) {
-    return `json += ${genIfThenElseFunction(ctx, schema, base, loc, genValue)}(${input})\n`
+    return { expr: `${genIfThenElseFunction(ctx, schema, base, loc, genValue)}(${input})` }
   }
 
   const type = inferType(schema)
-  let code: string
+  const nullable = schema.nullable === true
   if (schema.const !== undefined) {
-    const constJson = JSON.stringify(schema.const) ?? 'null'
-    code = Array.isArray(type) && type.includes('null')
-      ? `if (${input} === null) json += 'null'\nelse json += ${lit(constJson)}\n`
-      : `json += ${lit(constJson)}\n`
-  } else if (Array.isArray(type)) {
-    code = genMultiType(ctx, schema, base, input, loc, type)
-  } else {
-    code = genSingleType(ctx, schema, base, input, loc, type)
+    const constLit = lit(JSON.stringify(schema.const) ?? 'null')
+    const orNull = nullable || (Array.isArray(type) && type.includes('null'))
+    return { expr: orNull ? `(${input} === null ? 'null' : ${constLit})` : constLit }
   }
-  if (schema.nullable === true) code = `if (${input} === null) json += 'null'\nelse {\n${code}}\n`
-  return code
+  if (Array.isArray(type)) {
+    const code = genMultiType(ctx, schema, base, input, loc, type)
+    return { code: nullable ? `if (${input} === null) json += 'null'\nelse {\n${code}}\n` : code }
+  }
+  const expr = genSingleType(ctx, schema, base, input, loc, type)
+  return { expr: nullable && type !== 'null' ? `(${input} === null ? 'null' : ${expr})` : expr }
 }
 
 function genSingleType (ctx: GenContext, schema: Schema, base: string, input: string, loc: string, type: unknown): string {
   switch (type) {
-    case undefined: return `json += $any(${input})\n`
-    case 'null': return 'json += \'null\'\n'
-    case 'boolean': return `json += ${input} ? 'true' : 'false'\n`
-    case 'integer': return `json += Number.isInteger(${input}) ? '' + ${input} : $int(${input})\n`
-    case 'number': return `json += (typeof ${input} === 'number' && ${input} - ${input} === 0) ? '' + ${input} : $num(${input})\n`
+    case undefined: return `$any(${input})`
+    case 'null': return '\'null\''
+    case 'boolean': return `(${input} ? 'true' : 'false')`
+    case 'integer': return `(Number.isInteger(${input}) ? '' + ${input} : $int(${input}))`
+    case 'number': return `((typeof ${input} === 'number' && ${input} - ${input} === 0) ? '' + ${input} : $num(${input}))`
     case 'string': {
-      if (schema.format === 'date-time') return `json += $dateTime(${input})\n`
-      if (schema.format === 'date') return `json += $date(${input})\n`
-      if (schema.format === 'time') return `json += $time(${input})\n`
-      return `json += typeof ${input} === 'string' ? (${input}.length < 5000 && !$esc.test(${input}) ? '"' + ${input} + '"' : JSON.stringify(${input})) : $coerceStr(${input})\n`
+      if (schema.format === 'date-time') return `$dateTime(${input})`
+      if (schema.format === 'date') return `$date(${input})`
+      if (schema.format === 'time') return `$time(${input})`
+      return `(typeof ${input} === 'string' ? $str(${input}) : $coerceStr(${input}))`
     }
-    case 'object': return `json += ${genObjectFunction(ctx, schema, base, loc, genValue)}(${input})\n`
-    case 'array': return `json += ${genArrayFunction(ctx, schema, base, loc, genValue)}(${input})\n`
+    case 'object': return `${genObjectFunction(ctx, schema, base, loc, genValue)}(${input})`
+    case 'array': return `${genArrayFunction(ctx, schema, base, loc, genValue)}(${input})`
     default: throw new Error(`${String(type)} unsupported`)
   }
 }
@@ -114,7 +121,7 @@ function genMultiType (ctx: GenContext, schema: Schema, base: string, input: str
     if (typeof t !== 'string' || !KNOWN_TYPES.has(t)) throw new Error(`${String(t)} unsupported`)
     const single = t === 'object' || t === 'array' ? ctx.variant(schema, 'type:' + t, () => ({ ...schema, type: t })) : schema
     if (single !== schema) ctx.hint(single, ctx.baseOf(schema, base))
-    code += `${i === 0 ? 'if' : 'else if'} (${typeCondition(t, input)}) {\n${genSingleType(ctx, single, base, input, loc, t)}}\n`
+    code += `${i === 0 ? 'if' : 'else if'} (${typeCondition(t, input)}) {\njson += ${genSingleType(ctx, single, base, input, loc, t)}\n}\n`
   })
   code += `else throw new TypeError(${lit(`The value of '${loc}' does not match schema definition.`)})\n`
   return code
