@@ -27,7 +27,8 @@ export function handleError (reply: ReplyBase, error: unknown): void {
         res.writeHead(res.statusCode, reply.headersStore as Record<string, string>)
       } catch (writeErr) {
         reply.log.warn({ err: writeErr }, (writeErr as Error).message)
-        if (!res.headersSent) res.writeHead(res.statusCode)
+        // the application's headers are unusable: keep only what describes the JSON body
+        if (!res.headersSent) res.writeHead(res.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(payload)) })
       }
       res.end(payload)
     })

@@ -1,0 +1,59 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import trellis from '../../src/index'
+
+test('hijack: the framework stops, the handler writes to reply.raw itself', async () => {
+  const app = trellis()
+  let onSendRan = false
+  app.addHook('onSend', async (_req: unknown, _reply: unknown, payload: unknown) => { onSendRan = true; return payload })
+  app.get('/', async (_req, reply) => {
+    reply.hijack()
+    reply.raw.writeHead(200, { 'content-type': 'text/plain' })
+    reply.raw.end('manual')
+    return 'ignored'
+  })
+  const res = await app.inject('/')
+  assert.equal(res.body, 'manual')
+  assert.equal(onSendRan, false)
+  await app.close()
+})
+
+test('hijack in a hook skips the handler', async () => {
+  const app = trellis()
+  let handlerRan = false
+  app.addHook('onRequest', (_req: unknown, reply: any, done: () => void) => {
+    reply.hijack()
+    reply.raw.end('from hook')
+    done()
+  })
+  app.get('/', async () => { handlerRan = true; return 'x' })
+  const res = await app.inject('/')
+  assert.equal(res.body, 'from hook')
+  assert.equal(handlerRan, false)
+  await app.close()
+})
+
+test('callNotFound runs the 404 handler of the route context', async () => {
+  const app = trellis()
+  app.register(async (child) => {
+    child.setNotFoundHandler((req, reply) => { reply.code(404).send({ custom: true, url: req.url }) })
+    child.get('/maybe', (_req, reply) => { reply.callNotFound() })
+  }, { prefix: '/p' })
+  app.get('/root-maybe', (_req, reply) => { reply.callNotFound() })
+  const custom = await app.inject('/p/maybe')
+  assert.equal(custom.statusCode, 404)
+  assert.deepEqual(custom.json(), { custom: true, url: '/p/maybe' })
+  const basic = await app.inject('/root-maybe')
+  assert.equal(basic.statusCode, 404)
+  assert.deepEqual(basic.json(), { message: 'Route GET:/root-maybe not found', error: 'Not Found', statusCode: 404 })
+  await app.close()
+})
+
+test('callNotFound inside a 404 handler sends a basic 404', async () => {
+  const app = trellis()
+  app.setNotFoundHandler((_req, reply) => { reply.callNotFound() })
+  const res = await app.inject('/nothing')
+  assert.equal(res.statusCode, 404)
+  assert.equal(res.body, '404 Not Found')
+  await app.close()
+})
