@@ -157,17 +157,19 @@ function buildVerifier (s: Settings): VerifyBearerAuth {
       const write = log[s.logLevel]
       if (typeof write === 'function') write.call(log, 'unauthorized: %s', error.message)
     }
+    let body: unknown
+    if (s.sendReply) {
+      try {
+        body = s.errorResponse(error)
+      } catch (err) {
+        done(err as Error) // a broken errorResponse is a server error (500), left to the error handler
+        return
+      }
+    }
     reply.code(401)
     reply.header('www-authenticate', tokenGiven ? `${s.scheme} error="invalid_token"` : s.scheme)
     if (s.contentType !== undefined) reply.header('content-type', s.contentType)
     if (!s.sendReply) { done(error); return }
-    let body: unknown
-    try {
-      body = s.errorResponse(error)
-    } catch (err) {
-      done(err as Error) // a broken errorResponse is a server error, handled by the error handler
-      return
-    }
     reply.send(body)
   }
 
