@@ -7,8 +7,8 @@ import type { Context } from '../context/context'
 import type { RouteContext } from '../routing/route-context'
 import type { RouteOptions } from '../routing/routes'
 import {
-  compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
-  type RouteSchema, type ValidatorCompiler
+  buildValidatorCompilerFromFactory, compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
+  type RouteSchema, type ValidatorCompiler, type ValidatorCompilerFactory
 } from './validation'
 import { compileResponseSerializers, createDefaultSerializerCompiler, type SerializerCompiler } from './serialization'
 
@@ -29,11 +29,22 @@ export function compileRouteSchemas (context: Context, route: RouteContext, opts
   }
 }
 
+const factoryCompilers = new WeakMap<Context, { factory: ValidatorCompilerFactory, count: number, compiler: ValidatorCompiler }>()
+
 export function defaultValidatorCompiler (context: Context): ValidatorCompiler {
   if (context.validatorCompiler !== null) return context.validatorCompiler
   const shared = context.schemas.getAll()
-  const factory = context.schemaController?.compilersFactory?.buildValidator
-  if (factory !== undefined) return factory(shared, context.root.options.ajv)
+  const factory = context.schemaController?.compilersFactory?.buildValidator as ValidatorCompilerFactory | undefined
+  if (factory !== undefined && factory !== null) {
+    // like Fastify 4.3: one compiler per context (rebuilt only if schemas were added since), built
+    // with the ajv option normalized to { customOptions, plugins }
+    const count = Object.keys(shared).length
+    const cached = factoryCompilers.get(context)
+    if (cached !== undefined && cached.factory === factory && cached.count === count) return cached.compiler
+    const compiler = buildValidatorCompilerFromFactory(factory, shared, context.root.options.ajv)
+    factoryCompilers.set(context, { factory, count, compiler })
+    return compiler
+  }
   return createDefaultValidatorCompiler(shared, context.root.options.ajv)
 }
 
