@@ -37,7 +37,8 @@ export class TrellisInstance {
   get log (): Logger { return ctx(this).log }
   set log (logger: Logger) { ctx(this).log = logger }
   get prefix (): string { return ctx(this).prefix }
-  get pluginName (): string { return ctx(this).name }
+  /** 'fastify' for the root, else the plugin's name; wrapped plugins loaded here are appended: 'fastify -> db'. */
+  get pluginName (): string { return ctx(this).pluginNames.join(' -> ') }
   get version (): string { return FASTIFY_COMPAT_VERSION }
   get initialConfig (): Readonly<Record<string, unknown>> { return ctx(this).root.initialConfig }
   get errorHandler (): ErrorHandlerFn | null { return ctx(this).errorHandler.fn }
@@ -59,6 +60,9 @@ export class TrellisInstance {
     enqueuePlugin(ctx(this).root, this, plugin, opts)
     return this
   }
+
+  /** Whether a plugin with this name (its metadata/display name) was loaded into this very context. */
+  hasPlugin (name: string): boolean { return ctx(this).pluginNames.includes(name) }
 
   after (fn?: (...args: any[]) => unknown): any {
     const root = ctx(this).root

@@ -10,6 +10,7 @@ import {
   type AfterFn, type PluginFn
 } from './plugins'
 import { checkPluginMeta } from './plugin-meta'
+import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes } from '../routing/not-found'
 import { buildRoute } from '../routing/routes'
 
@@ -83,6 +84,7 @@ async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)
   const instance = isSkipOverride(fn) ? node.owner : createChildInstance(parentContext, name, opts)
+  if (isSkipOverride(fn) && typeof (fn as unknown as Record<symbol, unknown>)[kDisplayName] === 'string') parentContext.pluginNames.push(name)
   if (!isSkipOverride(fn) && metaName !== undefined) contextOf(instance).registeredPlugins.push(metaName)
   node.instance = instance
   root.stack.push(node)

@@ -31,6 +31,8 @@ export class Context {
   readonly children: Context[] = []
   /** Names of plugins registered in this context and its ancestors (for plugin-meta dependencies). */
   readonly registeredPlugins: string[]
+  /** Fastify's plugin name chain: this context's plugin ('fastify' for the root), then the wrapped plugins loaded into it. */
+  readonly pluginNames: string[]
   hooks: RequestHooks
   onRoute: AnyHook[]
   onRegister: AnyHook[]
@@ -63,6 +65,7 @@ export class Context {
     log: Logger
   ) {
     instance[kContext] = this
+    this.pluginNames = [parent === null ? 'fastify' : name]
     if (parent === null) {
       this.registeredPlugins = []
       this.hooks = emptyRequestHooks()
