@@ -282,7 +282,7 @@ test('getDefaultJsonParser honours the poisoning policies', async () => {
 
   const strict = getDefaultJsonParser('error', 'error')
   let r = await run(strict, '{"__proto__":{"x":1}}')
-  assert.ok(r.err instanceof SyntaxError)
+  assert.equal(r.err instanceof SyntaxError, true)
   assert.equal(r.err.statusCode, 400)
   r = await run(strict, '{"constructor":{"prototype":{"x":1}}}')
   assert.equal(r.err.statusCode, 400)
@@ -303,7 +303,7 @@ test('getDefaultJsonParser honours the poisoning policies', async () => {
   assert.equal(r.err.statusCode, 400)
 
   r = await run(strict, '{"hello":')
-  assert.ok(r.err instanceof SyntaxError)
+  assert.equal(r.err instanceof SyntaxError, true)
   assert.equal(r.err.statusCode, 400)
 
   r = await run(strict, '\uFEFF{"bom":true}')

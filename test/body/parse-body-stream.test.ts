@@ -63,7 +63,7 @@ test('empty JSON body -> FST_ERR_CTP_EMPTY_JSON_BODY 400', async () => {
 
 test('invalid JSON -> SyntaxError with statusCode 400', async () => {
   const r = await run({ 'content-type': 'application/json' }, chunks('hello world'), make())
-  assert.ok(r.err instanceof SyntaxError)
+  assert.equal(r.err instanceof SyntaxError, true)
   assert.equal(r.err.statusCode, 400)
 })
 
