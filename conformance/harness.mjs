@@ -1,0 +1,413 @@
+// Shared machinery for the Fastify 4.3.0 conformance harness (issue 5).
+//
+// Lays out a scratch copy of fastify@4.3.0's own test suite under conformance/.work/<target>/,
+// installs the suite's test dependencies (pinned to mid-2022 releases) once under
+// conformance/.work/node_modules, runs test files with plain `node` (tap 16 prints raw TAP when a
+// test file is run directly) and counts assertion points in the TAP output.
+//
+// Nothing from fastify is ever copied into the repository: the scratch dir is gitignored.
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const CONF = dirname(fileURLToPath(import.meta.url))
+export const ROOT = dirname(CONF)
+export const WORK = join(CONF, '.work')
+export const SUITE_SRC = join(ROOT, 'node_modules', 'fastify43')
+export const TRELLIS_ENTRY = join(ROOT, 'dist', 'entry', 'index.cjs')
+export const TRELLIS_LIB_COMPAT = join(ROOT, 'dist', 'lib', 'compat', 'fastify-lib')
+
+// Test dependencies of the suite, exact versions released by mid-2022 (fastify 4.3.0 was
+// published in July 2022; ranges from its devDependencies, resolved to releases of that time).
+// Only packages that in-scope test files (or their helpers) actually require are listed.
+// `pino`, `semver`, `rfdc` are runtime deps of fastify that tests require directly; `vary` is
+// required by versioned-routes.test.js (it came in transitively at the time).
+// `ajv` is deliberately NOT listed: the suite and the Ajv plugins (ajv-errors, ajv-merge-patch,
+// ajv-i18n) must resolve trellis's own copy (node_modules/ajv at the repo root), because Ajv
+// plugins emit code with the helpers of the ajv copy they resolve; a second copy fails with
+// "Unexpected token ':'". Installing with --legacy-peer-deps keeps npm from adding ajv as a peer.
+export const TEST_DEPS = {
+  '@sinonjs/fake-timers': '9.1.2',
+  'ajv-errors': '3.0.0',
+  'ajv-i18n': '4.2.0',
+  'ajv-merge-patch': '5.0.1',
+  'fast-json-body': '1.1.0',
+  'fastify-plugin': '4.0.0',
+  'fluent-json-schema': '3.1.0',
+  'form-data': '4.0.0',
+  h2url: '0.2.0',
+  'http-errors': '2.0.0',
+  joi: '17.6.0',
+  JSONStream: '1.3.5',
+  pino: '8.1.0',
+  proxyquire: '2.1.3',
+  pump: '3.0.0',
+  rfdc: '1.3.0',
+  'self-cert': '2.0.0',
+  semver: '7.3.7',
+  send: '0.18.0',
+  'simple-get': '4.0.1',
+  split2: '4.1.0',
+  tap: '16.3.0',
+  undici: '5.5.1',
+  vary: '1.1.2',
+  yup: '0.32.11',
+  // Runtime deps of fastify@4.3.0 pinned for the `fastify` target only (see RUNTIME_PINS).
+  avvio: '8.1.3',
+  'find-my-way': '7.0.0',
+  'light-my-request': '5.0.0'
+}
+
+// node_modules/fastify43 is the real fastify@4.3.0 code, but the repo's lockfile installs its
+// runtime deps at today's newest in-range releases (avvio 8.4, find-my-way 7.7,
+// light-my-request 5.14). Those changed observable behaviour after July 2022 (avvio's plugin
+// timeout / ROOT_PLG_BOOTED errors, find-my-way's prettyPrint output), which makes
+// plugin.test.js, hooks.on-ready.test.js and pretty-print.test.js fail on the real fastify
+// for reasons that have nothing to do with the suite. For `--target=fastify`, a resolve hook
+// (preloaded with -r) sends only these requests, when made from fastify43's own files, to the
+// mid-2022 releases installed in conformance/.work/node_modules. Everything else fastify43
+// requires resolves as installed. The trellis target is not affected.
+export const RUNTIME_PINS = ['avvio', 'find-my-way', 'light-my-request']
+
+// Node flags the suite runs with (fastify's .taprc: `node-arg: --allow-natives-syntax`,
+// same-shape.test.js uses %HaveSameMap).
+export const NODE_ARGS = ['--allow-natives-syntax']
+
+// ---------------------------------------------------------------------------------------------
+// Dependencies
+
+function log (...a) { process.stderr.write(a.join(' ') + '\n') }
+
+/** Installs TEST_DEPS into conformance/.work/node_modules, skipped when unchanged. */
+export function ensureDeps ({ force = false } = {}) {
+  mkdirSync(WORK, { recursive: true })
+  const pkg = {
+    name: 'trellis-conformance-scratch',
+    private: true,
+    description: 'Scratch install of fastify@4.3.0 test-suite dependencies (generated, gitignored)',
+    dependencies: TEST_DEPS
+  }
+  const text = JSON.stringify(pkg, null, 2) + '\n'
+  const hash = createHash('sha256').update(text).digest('hex')
+  const hashFile = join(WORK, '.deps-hash')
+  const have = existsSync(hashFile) ? readFileSync(hashFile, 'utf8').trim() : ''
+  if (!force && have === hash && existsSync(join(WORK, 'node_modules', 'tap'))) return false
+  writeFileSync(join(WORK, 'package.json'), text)
+  log('[conformance] installing suite test dependencies into conformance/.work (first run or changed) ...')
+  const r = spawnSync('npm', [
+    'install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock',
+    '--legacy-peer-deps', '--ignore-scripts', '--loglevel=error'
+  ], { cwd: WORK, stdio: ['ignore', 'inherit', 'inherit'], timeout: 10 * 60 * 1000 })
+  if (r.status !== 0) throw new Error('npm install in conformance/.work failed (status ' + r.status + ')')
+  // A stray ajv copy in the scratch tree would shadow trellis's; drop it (see TEST_DEPS comment).
+  const strayAjv = join(WORK, 'node_modules', 'ajv')
+  if (existsSync(strayAjv)) { log('[conformance] removing stray', strayAjv); rmSync(strayAjv, { recursive: true, force: true }) }
+  checkAjv()
+  writeFileSync(hashFile, hash + '\n')
+  return true
+}
+
+/** The suite and its Ajv plugins must resolve the same ajv as trellis. */
+export function checkAjv () {
+  const want = createRequire(join(ROOT, 'package.json')).resolve('ajv')
+  for (const from of ['ajv-errors', 'ajv-merge-patch', 'ajv-i18n']) {
+    const fromDir = join(WORK, 'node_modules', from)
+    const got = createRequire(join(fromDir, 'package.json')).resolve('ajv')
+    if (got !== want) throw new Error(`${from} resolves ${got}, expected trellis's ${want}`)
+  }
+  const got = createRequire(join(WORK, 'x', 'test', 'x.js')).resolve('ajv')
+  if (got !== want) throw new Error(`suite resolves ${got}, expected trellis's ${want}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scratch layout
+
+const link = (target, path) => symlinkSync(target, path)
+
+/**
+ * conformance/.work/<target>/ holds: test/ (copy of the suite), package.json, fastify.js (entry),
+ * lib/ and build/ (real ones for fastify, adapter for trellis), node_modules/fastify (shim so that
+ * `require('fastify')` inside tests loads the target, not the repo's fastify@5 devDependency).
+ */
+export function layout (target) {
+  if (!existsSync(join(SUITE_SRC, 'package.json'))) {
+    throw new Error('node_modules/fastify43 is missing: run `npm ci` first')
+  }
+  const dir = join(WORK, target)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  cpSync(join(SUITE_SRC, 'test'), join(dir, 'test'), { recursive: true })
+  if (target === 'fastify') {
+    // Symlinks (not wrapper modules) so that module identity is preserved: require('..'),
+    // require('../lib/symbols') and proxyquire('..', { './lib/x.js': stub }) all land on the real
+    // files of node_modules/fastify43 (Node resolves symlinks to real paths).
+    link(join(SUITE_SRC, 'fastify.js'), join(dir, 'fastify.js'))
+    link(join(SUITE_SRC, 'lib'), join(dir, 'lib'))
+    link(join(SUITE_SRC, 'build'), join(dir, 'build'))
+    cpSync(join(SUITE_SRC, 'package.json'), join(dir, 'package.json'))
+    writeFileSync(join(dir, 'pin-runtime-deps.cjs'), `'use strict'
+// generated by conformance/harness.mjs (see RUNTIME_PINS there)
+const Module = require('module')
+const path = require('path')
+const src = ${JSON.stringify(SUITE_SRC + '/')}
+const nested = src + 'node_modules/'
+const pinned = new Set(${JSON.stringify(RUNTIME_PINS)})
+const pinsFrom = [${JSON.stringify(WORK)}]
+const resolve = Module._resolveFilename
+Module._resolveFilename = function (request, parent, isMain, options) {
+  const from = parent && parent.filename
+  if (from && from.startsWith(src) && !from.startsWith(nested) && pinned.has(request.split('/')[0])) {
+    return resolve.call(this, request, parent, isMain, { paths: pinsFrom })
+  }
+  return resolve.call(this, request, parent, isMain, options)
+}
+`)
+  } else if (target === 'trellis') {
+    if (!existsSync(TRELLIS_ENTRY)) throw new Error(`${relative(ROOT, TRELLIS_ENTRY)} is missing: run \`npm run build\` first`)
+    writeFileSync(join(dir, 'fastify.js'),
+      "'use strict'\n// generated by conformance/harness.mjs: the suite's require('..') loads trellis\n" +
+      `module.exports = require(${JSON.stringify(relative(dir, TRELLIS_ENTRY))})\n`)
+    // version 4.3.0: the Fastify API version trellis implements (build/version.test.js compares
+    // fastify.version with this file; fastify-plugin checks plugin ranges against it).
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({
+      name: 'fastify', version: '4.3.0', main: 'fastify.js', type: 'commonjs', private: true
+    }, null, 2) + '\n')
+    // lib/ adapter: re-export dist/lib/compat/fastify-lib/<name>.js where trellis provides one;
+    // anything else stays missing, and files that need it fail (and are counted as such).
+    mkdirSync(join(dir, 'lib'))
+    const provided = []
+    if (existsSync(TRELLIS_LIB_COMPAT)) {
+      for (const name of readdirSync(TRELLIS_LIB_COMPAT)) {
+        if (!name.endsWith('.js')) continue
+        writeFileSync(join(dir, 'lib', name), "'use strict'\n" +
+          `module.exports = require(${JSON.stringify(relative(join(dir, 'lib'), join(TRELLIS_LIB_COMPAT, name)))})\n`)
+        provided.push(name)
+      }
+    }
+    writeFileSync(join(dir, 'lib', 'README.txt'), 'Adapter generated by conformance/harness.mjs. Provided: ' +
+      (provided.join(', ') || '(none)') + '\n')
+  } else {
+    throw new Error('unknown target ' + target)
+  }
+  const shim = join(dir, 'node_modules', 'fastify')
+  mkdirSync(shim, { recursive: true })
+  writeFileSync(join(shim, 'package.json'), JSON.stringify({ name: 'fastify', version: '4.3.0', main: 'index.js' }) + '\n')
+  writeFileSync(join(shim, 'index.js'), "'use strict'\nmodule.exports = require('../../fastify.js')\n")
+  return dir
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test files
+
+/** In-scope files: test/**\/*.test.js minus test/types/** and test/bundler/** (TypeScript/bundlers). */
+export function listFiles () {
+  const out = []
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const full = join(d, name)
+      const rel = relative(join(SUITE_SRC, 'test'), full)
+      if (statSync(full).isDirectory()) {
+        if (rel === 'types' || rel === 'bundler') continue
+        walk(full)
+      } else if (name.endsWith('.test.js')) out.push('test/' + rel)
+    }
+  }
+  walk(join(SUITE_SRC, 'test'))
+  return out.sort()
+}
+
+const INTERNAL_RE = [
+  /require\(\s*['"](\.\.\/)+(lib|build)\//, // ../lib/x, ../../lib/x, ../../build/x
+  /require\(\s*['"]\.\.?\/helper['"]\s*\)/ // test/helper.js reads internal symbols
+]
+/** A file is "internals" when it (or a local helper it requires) reaches into fastify's lib/ or build/. */
+export function isInternals (file) {
+  const seen = new Set()
+  const visit = (abs) => {
+    if (seen.has(abs) || !existsSync(abs)) return false
+    seen.add(abs)
+    const src = readFileSync(abs, 'utf8')
+    if (INTERNAL_RE.some((re) => re.test(src))) return true
+    for (const m of src.matchAll(/require\(\s*['"](\.\.?\/[^'"]+)['"]\s*\)/g)) {
+      let p = join(dirname(abs), m[1])
+      if (!p.endsWith('.js')) p += '.js'
+      if (p.startsWith(join(SUITE_SRC, 'test')) && visit(p)) return true
+    }
+    return false
+  }
+  return visit(join(SUITE_SRC, file))
+}
+
+const AREAS = [
+  ['schema', /schema-examples|schema-feature|schema-special-usage|fluent-schema|same-shape|type-provider/],
+  ['validation', /schema-validation|validation-error-handling|nullable-validation|request-validate|internals\/validation/],
+  ['serialization', /schema-serialization|output-validation|reply-serialize|error-serializer/],
+  ['hooks', /hook/],
+  ['logging', /logger/],
+  ['errors', /500s|throw|reply-error|request-error|error-handler|wrapThenable/],
+  ['plugins', /plugin|register|decorator|middleware|esm\/|\/als|^test\/als/],
+  ['server/listen', /listen|close|Timeout|maxRequestsPerSocket|custom-http-server|https\/|http2\/(closing|plain|secure|missing)|fastify-instance|options\.test|internals\/server|initialConfig|unsupported-httpversion/],
+  ['routing', /route|404s|get\.test|head\.test|delete\.test|patch\.test|put\.test|constrain|versioned|case-insensitive|allowUnsafeRegex|url-rewriting|chainable|pretty-print|http2\//],
+  ['reply/request', /reply|request|stream|content-length|parser|bodyLimit|proto-poisoning|async-await|promises|handler-context|context-config|genReqId|trust-proxy|inject|handleRequest|contentTypeParser|noop-set/]
+]
+export const AREA_ORDER = ['schema', 'validation', 'serialization', 'hooks', 'plugins', 'routing', 'errors',
+  'reply/request', 'server/listen', 'logging', 'other']
+export function areaOf (file) {
+  for (const [area, re] of AREAS) if (re.test(file)) return area
+  return 'other'
+}
+
+// ---------------------------------------------------------------------------------------------
+// TAP counting
+//
+// Rule: count assertion points only. A `ok`/`not ok` line (any indentation) is a *subtest summary*
+// when it closes a `# Subtest:` header at the same indentation, or when it opens a buffered
+// subtest (line ends with `{`); summaries are not counted. Every other point is an assertion:
+//   - `# SKIP` points count as skipped, `# TODO` points as todo (neither passed nor failed);
+//   - failures tap reports as points (thrown errors, "test unfinished", timeouts, plan
+//     mismatches) count as failed assertions;
+//   - a subtest summary that is `not ok` while nothing inside it failed (e.g. it was cut short)
+//     adds one failed point, so every failing subtest shows up in `failed`.
+// YAML diagnostic blocks (`---` ... `...`) are skipped. Non-TAP output (logs) is ignored.
+export function countTap (text) {
+  const lines = text.split(/\r?\n/)
+  const stack = [] // { indent, failed }
+  const res = { passed: 0, failed: 0, skipped: 0, todo: 0, failures: [] }
+  let yamlIndent = -1
+  const pointRe = /^(\s*)(not ok|ok)\b(?:\s+\d+)?(?:\s*-\s*)?(.*)$/
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    if (yamlIndent >= 0) {
+      if (line.trim() === '...' && line.length - line.trimStart().length === yamlIndent) yamlIndent = -1
+      continue
+    }
+    const sub = /^(\s*)# Subtest\b/.exec(line)
+    if (sub) { stack.push({ indent: sub[1].length, failed: 0 }); continue }
+    const m = pointRe.exec(line)
+    if (!m) continue
+    const indent = m[1].length
+    const ok = m[2] === 'ok'
+    const rest = m[3]
+    const next = lines[i + 1]
+    if (next !== undefined && next.trim() === '---' && next.length - next.trimStart().length > indent) {
+      yamlIndent = next.length - next.trimStart().length
+      i++
+    }
+    // close frames deeper than this line (a crashed subtest may never print its summary)
+    while (stack.length && stack[stack.length - 1].indent > indent) {
+      const f = stack.pop()
+      if (stack.length) stack[stack.length - 1].failed += f.failed
+    }
+    const top = stack[stack.length - 1]
+    if (top && top.indent === indent) {
+      stack.pop()
+      if (!ok && top.failed === 0 && !/#\s*TODO\b/i.test(rest)) {
+        res.failed++; res.failures.push(rest.replace(/\s*#\s*time=.*$/, '').trim())
+        if (stack.length) stack[stack.length - 1].failed++
+      } else if (stack.length) stack[stack.length - 1].failed += top.failed
+      continue
+    }
+    if (/\{\s*$/.test(rest)) continue // buffered subtest summary; its children follow indented
+    if (/#\s*SKIP\b/i.test(rest)) { res.skipped++; continue }
+    if (/#\s*TODO\b/i.test(rest)) { res.todo++; continue }
+    if (ok) res.passed++
+    else {
+      res.failed++
+      if (res.failures.length < 20) res.failures.push(rest.replace(/\s*#\s*time=.*$/, '').trim())
+      if (stack.length) stack[stack.length - 1].failed++
+    }
+  }
+  return res
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+/**
+ * Runs one test file with `node <file>` (cwd = scratch target dir, like `tap test/x.test.js` from
+ * a fastify checkout). The file runs in its own process group; on timeout the group gets SIGTERM
+ * (tap then prints its pending subtests as failures, so partial counts survive) and SIGKILL 5 s later.
+ */
+export function runFile (dir, file, { timeoutSec = 60, keepOutput = false } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const preload = join(dir, 'pin-runtime-deps.cjs')
+    const nodeArgs = [...NODE_ARGS, ...(existsSync(preload) ? ['-r', preload] : [])]
+    const child = spawn(process.execPath, [...nodeArgs, file], {
+      cwd: dir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        TAP: '', // not under the tap runner: plain TAP on stdout
+        TAP_BAIL: '0',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0'
+      }
+    })
+    let out = ''
+    let err = ''
+    const cap = 16 * 1024 * 1024
+    child.stdout.on('data', (d) => { if (out.length < cap) out += d })
+    child.stderr.on('data', (d) => { if (err.length < cap) err += d })
+    let timedOut = false
+    let killTimer
+    const timer = setTimeout(() => {
+      timedOut = true
+      try { process.kill(-child.pid, 'SIGTERM') } catch {}
+      killTimer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL') } catch {} }, 5000)
+    }, timeoutSec * 1000)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer); clearTimeout(killTimer)
+      // make sure nothing of the group lingers (servers left listening by a killed test)
+      try { process.kill(-child.pid, 'SIGKILL') } catch {}
+      const counts = countTap(out)
+      const r = {
+        file,
+        exitCode: code,
+        signal: signal || null,
+        timedOut,
+        durationMs: Date.now() - started,
+        passed: counts.passed,
+        failed: counts.failed,
+        skipped: counts.skipped,
+        todo: counts.todo,
+        firstFailures: counts.failures.slice(0, 5),
+        stderrTail: err.trim().split('\n').slice(-3).join('\n').slice(0, 600)
+      }
+      r.ok = !timedOut && code === 0 && counts.failed === 0
+      if (keepOutput) { r.stdout = out; r.stderr = err }
+      resolve(r)
+    })
+  })
+}
+
+/** Runs files with bounded parallelism; onResult is called as each file finishes. */
+export async function runAll (dir, files, { jobs = 2, timeoutSec = 60, onResult } = {}) {
+  const results = new Array(files.length)
+  let next = 0
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++
+      results[i] = await runFile(dir, files[i], { timeoutSec })
+      if (onResult) onResult(results[i])
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, files.length)) }, worker))
+  return results
+}
+
+export function parseArgs (argv) {
+  const o = {}
+  for (const a of argv) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(a)
+    if (m) o[m[1]] = m[2] === undefined ? true : m[2]
+  }
+  return o
+}

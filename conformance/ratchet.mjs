@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Conformance ratchet: trellis must not pass fewer fastify@4.3.0 suite assertions than committed.
+//
+// conformance/ratchet.json lists suite files with the number of assertions trellis passed when
+// the count was last raised. This script runs only those files against the current build
+// (dist/entry/index.cjs — run `npm run build` first; `npm test` already does) and exits 1 when
+// any listed file now passes fewer assertions than committed.
+//
+//   node conformance/ratchet.mjs                    check (CI)
+//   node conformance/ratchet.mjs --update           re-run the listed files, raise counts (never lower)
+//   node conformance/ratchet.mjs --update --from-results
+//                                                   raise/add from conformance/results.json (a full
+//                                                   `npm run conformance` run) without re-running;
+//                                                   files that timed out there are not added
+//   node conformance/ratchet.mjs --update --add=get.test.js,head.test.js
+//                                                   also run and add these files
+// Options: --jobs=N (default 2), --timeout=S (default from ratchet.json, else 60).
+// With an empty list it exits 0 at once (no install). On first use with a non-empty list it
+// installs the suite's test dependencies into conformance/.work (npm registry, ~20 s).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CONF, TRELLIS_ENTRY, ensureDeps, layout, listFiles, parseArgs, runAll } from './harness.mjs'
+
+const args = parseArgs(process.argv.slice(2))
+const RATCHET = join(CONF, 'ratchet.json')
+const log = (s) => process.stderr.write(s + '\n')
+
+function loadRatchet () {
+  if (!existsSync(RATCHET)) return { timeoutSec: 60, files: {} }
+  const r = JSON.parse(readFileSync(RATCHET, 'utf8'))
+  r.files = r.files || {}
+  return r
+}
+
+function saveRatchet (r) {
+  const files = Object.fromEntries(Object.keys(r.files).sort().map((k) => [k, r.files[k]]))
+  const total = Object.values(files).reduce((a, b) => a + b, 0)
+  writeFileSync(RATCHET, JSON.stringify({
+    description: 'Committed minimum of fastify@4.3.0 suite assertions trellis passes per file. ' +
+      'Checked by `node conformance/ratchet.mjs`; raise with `--update` (counts only go up).',
+    timeoutSec: r.timeoutSec || 60,
+    total,
+    files
+  }, null, 2) + '\n')
+  return total
+}
+
+function normalise (all, name) {
+  const hit = all.find((f) => f === name || f === 'test/' + name || f === 'test/' + name + '.test.js')
+  if (!hit) throw new Error('unknown suite file: ' + name)
+  return hit
+}
+
+async function main () {
+  const ratchet = loadRatchet()
+  const all = listFiles()
+  const timeoutSec = Number(args.timeout) || ratchet.timeoutSec || 60
+  const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
+
+  if (args.update && args['from-results']) {
+    const res = JSON.parse(readFileSync(join(CONF, 'results.json'), 'utf8'))
+    let raised = 0
+    for (const [f, r] of Object.entries(res.files)) {
+      if (r.timedOut || r.passed <= 0) continue
+      if (!(f in ratchet.files) || r.passed > ratchet.files[f]) { ratchet.files[f] = r.passed; raised++ }
+    }
+    const total = saveRatchet(ratchet)
+    log(`[ratchet] raised/added ${raised} files from results.json; committed total ${total}`)
+    return 0
+  }
+
+  const add = args.add && args.add !== true ? String(args.add).split(',').filter(Boolean).map((n) => normalise(all, n)) : []
+  const files = [...new Set([...Object.keys(ratchet.files), ...(args.update ? add : [])])].sort()
+  const missing = files.filter((f) => !all.includes(f))
+  if (missing.length) throw new Error('ratchet.json lists files that are not in the suite: ' + missing.join(', '))
+  if (files.length === 0) { log('[ratchet] conformance/ratchet.json lists no files: nothing to check'); return 0 }
+  if (!existsSync(TRELLIS_ENTRY)) throw new Error('dist/entry/index.cjs is missing: run `npm run build` first')
+
+  ensureDeps()
+  const dir = layout('trellis')
+  const started = Date.now()
+  const results = await runAll(dir, files, { jobs, timeoutSec })
+  const regressions = []
+  let raised = 0
+  for (const r of results) {
+    const want = ratchet.files[r.file]
+    if (want !== undefined && r.passed < want) {
+      regressions.push(r)
+      log(`[ratchet] REGRESSION ${r.file}: ${r.passed} passed, committed ${want}` +
+        (r.timedOut ? ' (timed out)' : '') + (r.firstFailures.length ? '\n    first failures: ' + r.firstFailures.slice(0, 3).join(' | ') : ''))
+    } else if (want !== undefined && r.passed > want) {
+      log(`[ratchet] ${r.file}: ${r.passed} passed > committed ${want}` + (args.update ? ' (raised)' : ' (run --update to raise)'))
+    }
+    if (args.update && r.passed > 0 && !r.timedOut && (want === undefined || r.passed > want)) {
+      ratchet.files[r.file] = r.passed; raised++
+    }
+  }
+  const passed = results.reduce((a, r) => a + r.passed, 0)
+  log(`[ratchet] ${files.length} files, ${passed} assertions passed, ${regressions.length} regressions, ` +
+    `${((Date.now() - started) / 1000).toFixed(0)}s`)
+  if (args.update) {
+    const total = saveRatchet(ratchet)
+    log(`[ratchet] raised/added ${raised} files; committed total ${total}`)
+  }
+  return regressions.length ? 1 : 0
+}
+
+main().then((code) => process.exit(code), (e) => {
+  log('[ratchet] ' + (e && e.message ? e.message : e))
+  process.exit(2)
+})

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Runs fastify@4.3.0's own test suite (node_modules/fastify43/test) against trellis or the real
+// fastify@4.3.0, counts passed/failed assertions per file and writes:
+//   conformance/results.json            (--target=trellis, default)
+//   conformance/baseline-fastify.json   (--target=fastify)
+//   docs/compatibility.md, section "## Fastify 4.3.0 test suite" (from whichever JSON files exist)
+//
+// Usage: node conformance/run.mjs [--target=trellis|fastify] [--files=a,b] [--jobs=2]
+//                                 [--timeout=60] [--no-docs] [--docs-only] [--reinstall]
+// `npm run conformance` builds trellis first, then runs this with the defaults.
+// --files takes suite paths (test/get.test.js), or names relative to test/ (get.test.js,
+// internals/reply.test.js); the results of a subset run are merged into the existing JSON.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  CONF, ROOT, areaOf, ensureDeps, isInternals, layout, listFiles, parseArgs, runAll
+} from './harness.mjs'
+import { writeDocs } from './report.mjs'
+
+const args = parseArgs(process.argv.slice(2))
+const target = args.target || 'trellis'
+const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
+const timeoutSec = Number(args.timeout) || 60
+const outFile = join(CONF, target === 'fastify' ? 'baseline-fastify.json' : 'results.json')
+
+export const COUNTING_RULE = 'Assertion points of the TAP stream (any indentation); subtest summary points are not counted; ' +
+  'SKIP/TODO points are neither passed nor failed; failures tap reports as points (thrown errors, unfinished tests, ' +
+  'plan mismatches, timeouts after SIGTERM) count as failed; a failing subtest with no failing point inside adds one failure.'
+
+export function selectFiles (all, spec) {
+  if (!spec || spec === true) return all
+  const want = String(spec).split(',').map((s) => s.trim()).filter(Boolean)
+  const picked = all.filter((f) => want.some((w) => f === w || f === 'test/' + w || f === 'test/' + w + '.test.js'))
+  const unknown = want.filter((w) => !all.some((f) => f === w || f === 'test/' + w || f === 'test/' + w + '.test.js'))
+  if (unknown.length) throw new Error('unknown test files: ' + unknown.join(', '))
+  return picked
+}
+
+export function totalsOf (files) {
+  const t = { files: 0, filesOk: 0, passed: 0, failed: 0, skipped: 0, todo: 0, timedOut: 0 }
+  const acc = (o, r) => {
+    o.files++; if (r.ok) o.filesOk++
+    o.passed += r.passed; o.failed += r.failed; o.skipped += r.skipped; o.todo += r.todo
+    if (r.timedOut) o.timedOut++
+  }
+  const portable = { ...t }; const internals = { ...t }; const all = { ...t }
+  for (const r of Object.values(files)) { acc(all, r); acc(r.internals ? internals : portable, r) }
+  return { all, portable, internals }
+}
+
+async function main () {
+  if (args['docs-only']) { writeDocs(); return }
+  ensureDeps({ force: !!args.reinstall })
+  const dir = layout(target)
+  const all = listFiles()
+  const files = selectFiles(all, args.files)
+  const subset = files.length !== all.length
+  process.stderr.write(`[conformance] target=${target} files=${files.length} jobs=${jobs} timeout=${timeoutSec}s\n`)
+  const started = Date.now()
+  let done = 0
+  const results = await runAll(dir, files, {
+    jobs,
+    timeoutSec,
+    onResult (r) {
+      done++
+      const tag = r.timedOut ? 'TIMEOUT' : r.ok ? 'ok' : 'FAIL'
+      process.stderr.write(`[${String(done).padStart(3)}/${files.length}] ${tag.padEnd(7)} ${r.file}  ` +
+        `+${r.passed} -${r.failed}${r.skipped ? ' skip ' + r.skipped : ''}  ${(r.durationMs / 1000).toFixed(1)}s\n`)
+    }
+  })
+  const prev = subset && existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : null
+  const map = prev ? { ...prev.files } : {}
+  const now = new Date().toISOString()
+  for (const r of results) {
+    map[r.file] = {
+      area: areaOf(r.file),
+      internals: isInternals(r.file),
+      passed: r.passed,
+      failed: r.failed,
+      skipped: r.skipped,
+      todo: r.todo,
+      ok: r.ok,
+      exitCode: r.exitCode,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      durationMs: r.durationMs,
+      firstFailures: r.firstFailures,
+      stderrTail: r.ok ? undefined : r.stderrTail,
+      runAt: now
+    }
+  }
+  const sorted = Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k]]))
+  const doc = {
+    suite: 'fastify@4.3.0 test/**/*.test.js (minus test/types, test/bundler)',
+    target: target === 'fastify' ? 'fastify@4.3.0 (node_modules/fastify43)' : 'trellis (dist/entry/index.cjs)',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    generatedAt: now,
+    options: { jobs, timeoutSec, partialRun: subset },
+    countingRule: COUNTING_RULE,
+    totals: totalsOf(sorted),
+    files: sorted
+  }
+  writeFileSync(outFile, JSON.stringify(doc, null, 2) + '\n')
+  const t = doc.totals
+  process.stderr.write(`[conformance] ${target}: ${t.all.passed} assertions passed, ${t.all.failed} failed; ` +
+    `${t.all.filesOk}/${t.all.files} files clean (portable ${t.portable.passed} passed, ${t.portable.filesOk}/${t.portable.files} files); ` +
+    `${((Date.now() - started) / 1000).toFixed(0)}s -> ${outFile.slice(ROOT.length + 1)}\n`)
+  if (!args['no-docs']) writeDocs()
+}
+
+if (process.argv[1] && import.meta.url === new URL('file://' + process.argv[1]).href) {
+  main().catch((e) => { console.error('[conformance] ' + (e && e.message ? e.message : e)); process.exit(2) })
+}
