@@ -19,13 +19,21 @@ function isGetterSetter (value: unknown): value is { getter?: () => unknown; set
   return typeof v.getter === 'function' || typeof v.setter === 'function'
 }
 
+/** A method or property of the instance class itself (the root instance's prototype chain). */
+function isInstanceApi (context: Context, name: string | symbol): boolean {
+  return name in Object.getPrototypeOf(context.root.rootContext.instance)
+}
+
 export function decorate (context: Context, target: DecoratorTarget, name: unknown, value: unknown, dependencies?: unknown): void {
   if (typeof name !== 'string' && typeof name !== 'symbol') throw new TypeError('The decorator name must be a string or a symbol')
   const object = targetObject(context, target)
   const label = String(name)
-  if (name in object) throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)
-  checkDependencies(context, target, label, dependencies)
   if (context.root.booted) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
+  // Only this context's own decorators (and the instance API) conflict: a child may override what an ancestor defined.
+  if (Object.prototype.hasOwnProperty.call(object, name) || (target === 'instance' && isInstanceApi(context, name))) {
+    throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)
+  }
+  checkDependencies(context, target, label, dependencies)
   if (isGetterSetter(value)) {
     Object.defineProperty(object, name, { get: value.getter, set: value.setter, configurable: true, enumerable: false })
   } else {
