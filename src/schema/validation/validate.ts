@@ -11,6 +11,27 @@ type PartKey = keyof RequestParts
 // sentinel: "this part passed"; anything else returned by checkPart is the failure's errors
 const PASSED = Symbol('passed')
 
+// sentinel: the validator overflowed the stack
+const OVERFLOW = Symbol('overflow')
+
+/**
+ * Data nested deeper than the stack allows, against a recursive schema, makes a compiled validator
+ * throw RangeError: that is the client's bad input, so it is a 400 like any other failure (not a
+ * 500 carrying "Maximum call stack size exceeded"). Any other throw is a server bug and propagates.
+ */
+function callValidator (fn: ValidatorFn, data: unknown): ReturnType<ValidatorFn> | typeof OVERFLOW {
+  try {
+    return fn(data)
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) return OVERFLOW
+    throw err
+  }
+}
+
+function tooDeep (): unknown[] {
+  return [{ keyword: 'maxDepth', instancePath: '', schemaPath: '#', params: {}, message: 'must NOT be nested this deeply' }]
+}
+
 /**
  * Runs one validator; on success writes the (possibly replaced) value back into `request`.
  * Returns PASSED or the errors of the failure.
@@ -18,7 +39,8 @@ const PASSED = Symbol('passed')
 function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unknown {
   const original = request[key]
   const data = original === undefined ? null : original
-  const ret = fn(data)
+  const ret = callValidator(fn, data)
+  if (ret === OVERFLOW) return tooDeep()
   if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
     if (ret.error) return ret.error
@@ -34,7 +56,8 @@ function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unkno
 function checkHeaders (fn: ValidatorFn, request: RequestParts): unknown {
   const original = request.headers
   const data = original !== null && typeof original === 'object' ? { ...(original as Record<string, unknown>) } : (original ?? null)
-  const ret = fn(data)
+  const ret = callValidator(fn, data)
+  if (ret === OVERFLOW) return tooDeep()
   if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
     if (ret.error) return ret.error
