@@ -1,18 +1,35 @@
 /**
- * Malformed HTTP from a client (node's parser rejects it before any route runs): answer 400 with a
- * JSON body and close, never a crash; a timed-out or reset socket is simply destroyed.
+ * Malformed HTTP from a client (node's parser rejects it before any route runs): answer with a
+ * JSON body and close, never a crash. The status follows the error: 408 for a request that timed
+ * out, 431 for headers over the size limit, 400 otherwise. Nothing is written when a response
+ * has already started on the socket (as node itself does), and a reset socket is simply destroyed.
  */
-import type { Server } from 'node:http'
+import { STATUS_CODES, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from './logger'
 
-const BODY = JSON.stringify({ error: 'Bad Request', message: 'Client Error', statusCode: 400 })
-const RESPONSE = `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${BODY}`
+function statusFor (code: string | undefined): number {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408
+  if (code === 'HPE_HEADER_OVERFLOW') return 431
+  return 400
+}
+
+const responses = new Map<number, string>()
+function responseFor (statusCode: number): string {
+  let response = responses.get(statusCode)
+  if (response === undefined) {
+    const error = STATUS_CODES[statusCode] as string
+    const body = JSON.stringify({ error, message: 'Client Error', statusCode })
+    response = `HTTP/1.1 ${statusCode} ${error}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`
+    responses.set(statusCode, response)
+  }
+  return response
+}
 
 export function bindClientErrorHandler (server: Server, log: Logger): void {
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) { socket.destroy(err); return }
+    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable || socket.bytesWritten !== 0) { socket.destroy(err); return }
     log.debug({ err }, 'client error')
-    socket.end(RESPONSE)
+    socket.end(responseFor(statusFor(err.code)))
   })
 }

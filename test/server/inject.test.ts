@@ -1,0 +1,59 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import trellis from '../../src/index'
+
+test('inject returns a promise (and boots the app)', async () => {
+  const app = trellis()
+  app.get('/', async () => ({ hello: 'world' }))
+  const res = await app.inject({ method: 'GET', url: '/' })
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { hello: 'world' })
+  await app.close()
+})
+
+test('inject with a callback', async () => {
+  const app = trellis()
+  app.get('/', async () => 'cb')
+  const res: any = await new Promise((resolve, reject) => {
+    const r = app.inject({ url: '/' }, (err: Error | null, response?: unknown) => err !== null ? reject(err) : resolve(response))
+    assert.equal(r, undefined)
+  })
+  assert.equal(res.body, 'cb')
+  await app.close()
+})
+
+test('inject chain style', async () => {
+  const app = trellis()
+  app.post('/', async (req) => ({ got: req.body, h: req.headers['x-h'], q: req.query }))
+  const res = await app.inject().post('/').query({ a: '1' }).headers({ 'x-h': 'v' }).payload({ p: true })
+  assert.deepEqual(res.json(), { got: { p: true }, h: 'v', q: { a: '1' } })
+  const res2: any = await new Promise((resolve) => app.inject().get('/nope').end((_err: unknown, r: unknown) => resolve(r)))
+  assert.equal(res2.statusCode, 404)
+  await app.close()
+})
+
+test('inject with a URL string', async () => {
+  const app = trellis()
+  app.get('/s', async () => 's')
+  assert.equal((await app.inject('/s')).body, 's')
+  await app.close()
+})
+
+test('inject surfaces boot errors', async () => {
+  const app = trellis()
+  app.register(async () => { throw new Error('plugin failed') })
+  await assert.rejects(app.inject('/'), /plugin failed/)
+  await new Promise<void>((resolve) => {
+    const app2 = trellis()
+    app2.register(async () => { throw new Error('plugin failed 2') })
+    app2.inject('/', (err) => { assert.match(String(err), /plugin failed 2/); resolve() })
+  })
+})
+
+test('inject after close fails with FST_ERR_REOPENED_CLOSE_SERVER', async () => {
+  const app = trellis()
+  app.get('/', async () => 'x')
+  await app.ready()
+  await app.close()
+  await assert.rejects(app.inject('/'), { code: 'FST_ERR_REOPENED_CLOSE_SERVER' })
+})
