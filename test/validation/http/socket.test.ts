@@ -71,6 +71,6 @@ describe('validation over a real socket', () => {
     for (const r of bad) { assert.equal(r.status, 400); await r.arrayBuffer() }
     const ok = await post('/users/2', { name: 'b' }, { 'x-api-version': '3' })
     assert.equal(ok.status, 200)
-    assert.equal((await ok.json()).id, 2)
+    assert.equal(((await ok.json()) as { id: number }).id, 2)
   })
 })
