@@ -11,7 +11,7 @@ import { kContext } from './context/symbols'
 import { checkHook, isApplicationHook, type AnyHook, type HookName } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
 import { enqueueAfter, enqueuePlugin, loadQueued, ready as bootReady, runOnClose } from './context/boot'
-import type { RegisterablePlugin, RegisterOptions } from './context/plugins'
+import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
@@ -46,17 +46,24 @@ export class TrellisInstance {
   get serializerCompiler (): unknown { return ctx(this).serializerCompiler ?? undefined }
 
   /** `await instance` after `register` loads what is queued so far (Fastify/avvio semantics). */
-  get then (): ((resolve: (v: unknown) => void, reject: (e: unknown) => void) => void) | undefined {
+  // Typed without `| undefined` (it IS undefined once booted, and after one await) so that TypeScript
+  // accepts `await app.register(...)`: an optional `then` makes it reject the await (TS1320).
+  get then (): (resolve: (v: unknown) => void, reject: (e: unknown) => void) => void {
     const root = ctx(this).root
-    if (root.booted) return undefined
-    if (root.thenGuard) { root.thenGuard = false; return undefined }
+    if (root.booted) return undefined as never
+    if (root.thenGuard) { root.thenGuard = false; return undefined as never }
     return (resolve, reject) => {
       loadQueued(root).then(() => { root.thenGuard = true; resolve(this) }, reject)
     }
   }
 
   // ---------------------------------------------------------------- plugins
-  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this {
+  // Overloads (as Fastify's types): one per plugin form, so an inline `async (child) => {}` gets its
+  // parameter types from context, and a plugin's own options type types the `opts` argument.
+  register<Options = any> (plugin: TrellisPluginCallback<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this
+  register<Options = any> (plugin: TrellisPluginAsync<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this
+  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this
+  register (plugin: unknown, opts?: unknown): this {
     enqueuePlugin(ctx(this).root, this, plugin, opts)
     return this
   }
