@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
 import { runNotifyHooks, runRequestHooks, runValueHooks } from '../context/hooks'
-import { parseBody } from './body'
+import { parseBody, shouldParseBody } from './body'
 import { validateRequest } from '../schema/validation'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
@@ -52,25 +52,7 @@ function preParsing (request: RequestBase, reply: ReplyBase): void {
 }
 
 function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
-  const method = request.raw.method
-  const headers = request.raw.headers
-  const contentType = headers['content-type']
-  if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'TRACE' || method === 'SEARCH' ||
-      method === 'PROPFIND' || method === 'PROPPATCH' || method === 'LOCK') {
-    if (contentType === undefined && headers['transfer-encoding'] === undefined &&
-        (headers['content-length'] === '0' || headers['content-length'] === undefined)) {
-      preValidation(request, reply)
-      return
-    }
-  } else if (method === 'OPTIONS' || method === 'DELETE') {
-    if (contentType === undefined || (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined)) {
-      preValidation(request, reply)
-      return
-    }
-  } else {
-    preValidation(request, reply)
-    return
-  }
+  if (!shouldParseBody(request.raw.method, request.raw.headers)) { preValidation(request, reply); return }
   parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
     if (err !== null) { failWith(reply, err); return }
     request.body = body
