@@ -223,7 +223,8 @@ export function listFiles () {
 
 const INTERNAL_RE = [
   /require\(\s*['"](\.\.\/)+(lib|build)\//, // ../lib/x, ../../lib/x, ../../build/x
-  /require\(\s*['"]\.\.?\/helper['"]\s*\)/ // test/helper.js reads internal symbols
+  /require\(\s*['"]\.\.?\/helper['"]\s*\)/, // test/helper.js reads internal symbols
+  /proxyquire\(\s*['"](\.\.\/)+lib\// // stubs a lib/ module into the entry
 ]
 /** A file is "internals" when it (or a local helper it requires) reaches into fastify's lib/ or build/. */
 export function isInternals (file) {
@@ -251,7 +252,7 @@ const AREAS = [
   ['logging', /logger/],
   ['errors', /500s|throw|reply-error|request-error|error-handler|wrapThenable/],
   ['plugins', /plugin|register|decorator|middleware|esm\/|\/als|^test\/als/],
-  ['server/listen', /listen|close|Timeout|maxRequestsPerSocket|custom-http-server|https\/|http2\/(closing|plain|secure|missing)|fastify-instance|options\.test|internals\/server|initialConfig|unsupported-httpversion/],
+  ['server/listen', /listen|close|Timeout|maxRequestsPerSocket|custom-http-server|https\/|http2\/(closing|plain|secure|missing)|fastify-instance|test\/options\.test|internals\/server|initialConfig|unsupported-httpversion/],
   ['routing', /route|404s|get\.test|head\.test|delete\.test|patch\.test|put\.test|constrain|versioned|case-insensitive|allowUnsafeRegex|url-rewriting|chainable|pretty-print|http2\//],
   ['reply/request', /reply|request|stream|content-length|parser|bodyLimit|proto-poisoning|async-await|promises|handler-context|context-config|genReqId|trust-proxy|inject|handleRequest|contentTypeParser|noop-set/]
 ]
