@@ -1,0 +1,23 @@
+/**
+ * The generated declarations (dist/lib/*.d.ts, reached through the package's "exports" as a
+ * TypeScript user would) type every bearer-auth option: fixtures/types-usage.cts must compile,
+ * including its @ts-expect-error lines. Needs `npm run build` first (`npm test` builds first).
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = join(__dirname, '..', '..')
+
+test('trellis/bearer-auth declarations type every option (compiled against dist/)', () => {
+  const dts = join(root, 'dist', 'lib', 'bearer-auth.d.ts')
+  if (!existsSync(dts)) throw new Error(`${dts} is missing: run \`npm run build\` before this test (\`npm test\` builds first)`)
+  const tsc = require.resolve('typescript/bin/tsc')
+  const result = spawnSync(process.execPath, [
+    tsc, '--noEmit', '--strict', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
+    '--module', 'node16', '--moduleResolution', 'node16', join('test', 'bearer-auth', 'fixtures', 'types-usage.cts')
+  ], { cwd: root, encoding: 'utf8', timeout: 60000 })
+  assert.equal(result.status, 0, `tsc reported:\n${result.stdout}${result.stderr}`)
+})
