@@ -16,12 +16,12 @@ import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from 
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
-import type { RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
+import type { HookHandler, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { defaultValidatorCompiler, defaultSerializerCompiler } from './schema/compile-route'
 
-type Callback = (err?: Error | null, ...rest: any[]) => void
+type Callback = (err: Error | null, ...rest: any[]) => void
 
 function ctx (instance: unknown): Context { return contextOf(instance) }
 
@@ -220,6 +220,8 @@ export class TrellisInstance {
     return this
   }
 
+  setNotFoundHandler (handler?: RouteHandler): this
+  setNotFoundHandler (opts: { preValidation?: HookHandler | HookHandler[]; preHandler?: HookHandler | HookHandler[] }, handler?: RouteHandler): this
   setNotFoundHandler (opts?: unknown, handler?: unknown): this {
     assertNotBooted(this, 'setNotFoundHandler')
     let options = (opts ?? {}) as Record<string, unknown>

@@ -9,7 +9,7 @@ test('route-level hooks run after the context hooks, only for that route', async
   app.get('/hooked', {
     onRequest: async () => { order.push('route:onRequest') },
     preValidation: [async () => { order.push('route:preValidation1') }, async () => { order.push('route:preValidation2') }],
-    preHandler: (_req, _reply, done: () => void) => { order.push('route:preHandler'); done() },
+    preHandler: (_req: unknown, _reply: unknown, done: () => void) => { order.push('route:preHandler'); done() },
     preSerialization: async (_req: unknown, _reply: unknown, payload: any) => { order.push('route:preSerialization'); return { ...payload, ser: true } },
     onSend: async (_req: unknown, _reply: unknown, payload: any) => { order.push('route:onSend'); return payload },
     onResponse: async () => { order.push('route:onResponse') }
