@@ -114,7 +114,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
 
 export function serializeError (statusCode: number, error: { code?: unknown; message?: unknown } | null | undefined): string {
   const body: Record<string, unknown> = { statusCode }
-  if (error !== null && error !== undefined && typeof error.code === 'string') body.code = error.code
+  if (error !== null && error !== undefined && error.code !== undefined && error.code !== null) body.code = String(error.code)
   body.error = STATUS_CODES[String(statusCode)] ?? 'Error'
   body.message = typeof error?.message === 'string' ? error.message : ''
   return JSON.stringify(body)

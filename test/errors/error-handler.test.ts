@@ -235,3 +235,10 @@ test('errors raised by the request path carry their class', async () => {
   assert.ok(caught[1] instanceof errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE)
   await app.close()
 })
+
+test('a non-string error code is sent as a string (4.3 schema: code is a string)', async () => {
+  const app = trellis()
+  app.get('/', async () => { throw Object.assign(new Error('numeric'), { code: 42 }) })
+  assert.deepEqual((await app.inject('/')).json(), { statusCode: 500, code: '42', error: 'Internal Server Error', message: 'numeric' })
+  await app.close()
+})
