@@ -42,4 +42,13 @@ module.exports.default = lib.default
   const names = Object.keys(require(join(root, 'dist', 'lib', `${name}.js`))).filter((k) => k !== 'default' && k !== '__esModule')
   writeFileSync(join(entry, `${name}.mjs`), esmWrapper(`${name}.cjs`, names))
 }
+// Declarations for `import` (TypeScript with module node16/nodenext): an ES module importing the
+// CommonJS declarations gets module.exports as its default, so re-declare the default explicitly.
+for (const name of ['index', 'plugin', 'bearer-auth']) {
+  writeFileSync(join(entry, `${name}.d.mts`), `import lib from '../lib/${name}.js'
+declare const defaultExport: typeof lib.default
+export default defaultExport
+export * from '../lib/${name}.js'
+`)
+}
 console.log('built dist/lib and dist/entry')
