@@ -64,7 +64,8 @@ export function formatAddress (address: AddressInfo | string | null, secure: boo
 export async function listen (server: http.Server, options: ListenOptions, secure: boolean, log: Logger): Promise<string> {
   const port = options.port === undefined ? 0 : Number(options.port)
   if (options.path === undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    throw new RangeError(`options.port should be >= 0 and < 65536. Received ${String(options.port)}`)
+    // the same error node's server.listen raises for a bad port
+    throw Object.assign(new RangeError(`options.port should be >= 0 and < 65536. Received ${String(options.port)}`), { code: 'ERR_SOCKET_BAD_PORT' })
   }
   let host = options.host ?? 'localhost'
   if (host === 'localhost') {

@@ -61,7 +61,12 @@ test('listen on a port in use rejects with EADDRINUSE', async () => {
 
 test('an invalid port is refused', async () => {
   const app = trellis()
-  await assert.rejects(app.listen({ port: 70000, host: '127.0.0.1' }), RangeError)
+  await assert.rejects(app.listen({ port: 70000, host: '127.0.0.1' }), (err: any) => err instanceof RangeError && err.code === 'ERR_SOCKET_BAD_PORT')
+  await assert.rejects(app.listen({ port: -1, host: '127.0.0.1' }), { code: 'ERR_SOCKET_BAD_PORT' })
+  await assert.rejects(app.listen({ port: '3x' as never, host: '127.0.0.1' }), { code: 'ERR_SOCKET_BAD_PORT' })
+  // a failed listen does not leave the instance marked as listening
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  assert.match(address, /^http:\/\/127\.0\.0\.1:\d+$/)
   await app.close()
 })
 
