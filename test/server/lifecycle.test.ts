@@ -255,3 +255,27 @@ test('a request timeout (ERR_HTTP_REQUEST_TIMEOUT from node) is answered 408 JSO
     assert.deepEqual(JSON.parse(res.body), { error: 'Request Timeout', message: 'Client Error', statusCode: 408 })
   } finally { await app.close() }
 })
+
+test('close() does not wait for the keep-alive timeout of a connection whose request was in flight', async () => {
+  const app = trellis()
+  let started!: () => void
+  const handlerStarted = new Promise<void>((resolve) => { started = resolve })
+  app.get('/slow', async () => { started(); await delay(100); return 'slow' })
+  const { port } = await listen(app)
+  const agent = new http.Agent({ keepAlive: true })
+  const response = new Promise<{ status: number, connection: string | undefined, body: string }>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: '/slow', agent }, (res) => {
+      let b = ''
+      res.on('data', (c) => { b += c })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: b }))
+    }).on('error', reject)
+  })
+  await handlerStarted
+  const t0 = Date.now()
+  await app.close()
+  const elapsed = Date.now() - t0
+  const res = await response
+  agent.destroy()
+  assert.ok(elapsed < 2000, `close took ${elapsed} ms`)
+  assert.deepEqual(res, { status: 200, connection: 'close', body: 'slow' })
+})
