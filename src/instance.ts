@@ -8,7 +8,7 @@ import lightMyRequest from 'light-my-request'
 import { errorCodes } from './errors'
 import { contextOf, type Context } from './context/context'
 import { kContext } from './context/symbols'
-import { checkHook, isApplicationHook, type AnyHook, type HookName } from './context/hooks'
+import { addHookToTree, checkHook, type AnyHook, type HookName } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
 import { enqueueAfter, enqueuePlugin, loadQueued, ready as bootReady, runOnClose } from './context/boot'
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
@@ -120,11 +120,9 @@ export class TrellisInstance {
       return this
     }
     if (context.root.booted) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
-    if (isApplicationHook(name)) {
-      (name === 'onRoute' ? context.onRoute : context.onRegister).push(fn)
-      return this
-    }
-    context.hooks[name].push(fn)
+    if (name === 'onRoute') { context.onRoute.push(fn); return this }
+    // Like Fastify: added where addHook was called in the plugin queue, then to this context and its loaded descendants.
+    enqueueAfter(context.root, this, () => { addHookToTree(context, name, fn) })
     return this
   }
 

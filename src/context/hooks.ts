@@ -39,6 +39,18 @@ export function emptyApplicationHooks (): ApplicationHooks {
   return { onReady: [], onClose: [], onRoute: [], onRegister: [] }
 }
 
+interface HookTreeNode { hooks: RequestHooks; onRegister: AnyHook[]; readonly children: HookTreeNode[] }
+
+/**
+ * Adds a request or onRegister hook to a context and to every descendant context created so far
+ * (later ones copy it from their parent), so a parent's hook reaches a child whatever the order.
+ */
+export function addHookToTree (context: HookTreeNode, name: RequestHookName | 'onRegister', fn: AnyHook): void {
+  if (name === 'onRegister') context.onRegister.push(fn)
+  else context.hooks[name].push(fn)
+  for (const child of context.children) addHookToTree(child, name, fn)
+}
+
 /** The checks Fastify makes when a hook is added, with its error codes. */
 export function checkHook (name: unknown, fn: unknown): asserts name is HookName {
   if (typeof name !== 'string') throw new errorCodes.FST_ERR_HOOK_INVALID_TYPE()
@@ -94,6 +106,8 @@ export function runValueHooks (
   const step = (err?: unknown, newValue?: unknown): void => {
     if (err !== undefined && err !== null) { next(toError(err), current); return }
     if (newValue !== undefined) current = newValue
+    // a hook answered (preParsing: `reply.send(); return reply` resolves once the response is out)
+    if ((reply as { sent?: boolean }).sent === true) return
     if (i === hooks.length) { next(null, current); return }
     const hook = hooks[i++]
     let result: unknown
