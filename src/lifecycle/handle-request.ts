@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
 import { runNotifyHooks, runRequestHooks, runValueHooks } from '../context/hooks'
 import { parseBody, shouldParseBody } from './body'
+import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequest } from '../schema/validation'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
@@ -131,6 +132,8 @@ function watchResponse (reply: ReplyBase): void {
     reply.endTime = performance.now()
     res.removeListener('finish', onFinished)
     res.removeListener('error', onFinished)
+    const root = reply.context.root
+    if (root.closing) closeIdleAfterResponse(root.server, root.options.forceCloseConnections)
     const hooks = reply.context.hooks.onResponse
     const complete = (): void => {
       if (reply.context.root.disableRequestLogging) return

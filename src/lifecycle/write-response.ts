@@ -14,8 +14,6 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
   const statusCode = res.statusCode
   const method = reply.request.raw.method
   const headers = reply.headersStore
-  // closing: end keep-alive connections after this response, so close() does not wait for them
-  if (reply.context.root.closing) res.shouldKeepAlive = false
   if (reply.trailersStore !== null) {
     let names = ''
     for (const name of Object.keys(reply.trailersStore)) {

@@ -93,6 +93,16 @@ export function closeServer (server: http.Server, forceClose: boolean | 'idle'):
   })
 }
 
+/**
+ * While closing, a finished response may leave its keep-alive connection idle: close it then
+ * (on the next turn, once node has marked it idle), so close() does not wait keepAliveTimeout.
+ * Pipelined requests still queued on the connection keep it busy and get their answer first.
+ */
+export function closeIdleAfterResponse (server: http.Server | null, forceClose: boolean | 'idle'): void {
+  if (server === null || forceClose === false || typeof server.closeIdleConnections !== 'function') return
+  setImmediate(() => server.closeIdleConnections())
+}
+
 export function assertCanListen (listening: boolean, closed: boolean): void {
   if (closed) throw new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
   if (listening) throw new errorCodes.FST_ERR_REOPENED_SERVER()
