@@ -181,8 +181,8 @@ function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unkno
       else resolve()
     }
     if (timeout > 0) {
+      // not unref'd: a hook that never finishes must fail ready(), not let the process exit silently
       timer = setTimeout(() => done(new errorCodes.FST_ERR_HOOK_TIMEOUT(name)), timeout)
-      timer.unref()
     }
     try {
       const result = fn.call(thisArg, ...args, done)

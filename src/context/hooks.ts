@@ -59,10 +59,10 @@ export function checkHook (name: unknown, fn: unknown): asserts name is HookName
   const isAsync = fn.constructor.name === 'AsyncFunction'
   // An async hook that also takes `done` would answer twice: refuse it like Fastify 4 does.
   if (isAsync) {
-    const expectedArity = name === 'onSend' || name === 'preSerialization' || name === 'onError' || name === 'preParsing' ? 4 : 3
-    if (isRequestHook(name) && (fn as AnyHook).length === expectedArity) {
-      throw new Error('Async function has too many arguments. Async hooks should not use the \'done\' argument.')
-    }
+    const length = (fn as AnyHook).length
+    const valueHook = name === 'onSend' || name === 'preSerialization' || name === 'onError' || name === 'preParsing'
+    const takesDone = valueHook ? length === 4 : name === 'onReady' ? length !== 0 : length === 3
+    if (takesDone) throw new Error('Async function has too many arguments. Async hooks should not use the \'done\' argument.')
   }
 }
 
