@@ -399,3 +399,15 @@ test('printPlugins shows the tree of loaded plugins in load order', async () => 
   assert.ok(indent('firstChild') > indent('first'), out)
   assert.equal(indent('second'), indent('first'), out)
 })
+
+test('a hung plugin fails ready() even when nothing else keeps the process alive', async () => {
+  const { spawnSync } = await import('node:child_process')
+  const script = [
+    "const trellis = require('./src/index').default",
+    'const app = trellis({ pluginTimeout: 50 })',
+    'app.register((_i, _o, _done) => {})',
+    "app.ready().then(() => console.log('ready'), (e) => console.log('rejected ' + e.code))"
+  ].join('\n')
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', timeout: 20000 })
+  assert.equal(out.stdout.trim(), 'rejected FST_ERR_PLUGIN_TIMEOUT')
+})
