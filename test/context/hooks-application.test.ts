@@ -248,3 +248,15 @@ test('an onRegister hook added after a plugin was registered (in queue order) do
   await app.ready()
   assert.deepEqual(seen, ['late'])
 })
+
+test('a hung onReady hook fails ready() even when nothing else keeps the process alive', async () => {
+  const { spawnSync } = await import('node:child_process')
+  const script = [
+    "const trellis = require('./src/index').default",
+    'const app = trellis({ pluginTimeout: 50 })',
+    "app.addHook('onReady', (_done) => {})",
+    "app.ready().then(() => console.log('ready'), (e) => console.log('rejected ' + e.code))"
+  ].join('\n')
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', timeout: 20000 })
+  assert.equal(out.stdout.trim(), 'rejected FST_ERR_HOOK_TIMEOUT')
+})
