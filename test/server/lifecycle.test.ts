@@ -61,7 +61,7 @@ test('listen on a port in use rejects with EADDRINUSE', async () => {
 
 test('an invalid port is refused', async () => {
   const app = trellis()
-  await assert.rejects(app.listen({ port: 70000, host: '127.0.0.1' }), (err: any) => err instanceof RangeError && err.code === 'ERR_SOCKET_BAD_PORT')
+  await assert.rejects(app.listen({ port: 70000, host: '127.0.0.1' }), (err: any) => err instanceof RangeError && (err as any).code === 'ERR_SOCKET_BAD_PORT')
   await assert.rejects(app.listen({ port: -1, host: '127.0.0.1' }), { code: 'ERR_SOCKET_BAD_PORT' })
   await assert.rejects(app.listen({ port: '3x' as never, host: '127.0.0.1' }), { code: 'ERR_SOCKET_BAD_PORT' })
   // a failed listen does not leave the instance marked as listening
