@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import path from 'node:path'
 import trellis from '../../src/index'
 import fp from '../../src/plugin'
 
@@ -408,6 +409,6 @@ test('a hung plugin fails ready() even when nothing else keeps the process alive
     'app.register((_i, _o, _done) => {})',
     "app.ready().then(() => console.log('ready'), (e) => console.log('rejected ' + e.code))"
   ].join('\n')
-  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', timeout: 20000 })
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8', timeout: 20000 })
   assert.equal(out.stdout.trim(), 'rejected FST_ERR_PLUGIN_TIMEOUT')
 })
