@@ -49,6 +49,9 @@ export interface TypedReply<G extends RouteGenericInterface = RouteGenericInterf
   removeHeader(name: string): TypedReply<G>
   hasHeader(name: string): boolean
   type(contentType: string): TypedReply<G>
+  trailer(name: string, fn: (reply: TypedReply<G>, payload: unknown) => string): TypedReply<G>
+  hasTrailer(name: string): boolean
+  removeTrailer(name: string): TypedReply<G>
   redirect(url: string): TypedReply<G>
   redirect(statusCode: number, url: string): TypedReply<G>
   send(payload?: Or<G['Reply'], unknown>): TypedReply<G>

@@ -57,3 +57,44 @@ test('callNotFound inside a 404 handler sends a basic 404', async () => {
   assert.equal(res.body, '404 Not Found')
   await app.close()
 })
+
+test('reply.sent = true hands the response to the handler (deprecated hijack form)', async () => {
+  const app = trellis()
+  app.get('/', (_req, reply) => { reply.sent = true; reply.raw.end('manual') })
+  const res = await app.inject('/')
+  assert.equal(res.body, 'manual')
+  await app.close()
+})
+
+test('an async handler that ends reply.raw itself and returns undefined does not send twice', async () => {
+  const app = trellis()
+  app.get('/', async (_req, reply) => { reply.raw.end('raw') })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.body, 'raw')
+  await app.close()
+})
+
+test('trailers are sent after a chunked body', async () => {
+  const app = trellis()
+  app.get('/', (_req, reply) => { reply.trailer('x-digest', (_r: unknown, payload: unknown) => `len=${String(payload).length}`).send('body') })
+  const res = await app.inject('/')
+  assert.equal(res.body, 'body')
+  assert.equal(res.headers['transfer-encoding'], 'chunked')
+  assert.equal(res.headers.trailer, 'x-digest')
+  assert.deepEqual(res.trailers, { 'x-digest': 'len=4' })
+  await app.close()
+})
+
+test('reserved trailer names and non-function trailers are refused', async () => {
+  const app = trellis()
+  const errors: string[] = []
+  app.get('/', (_req, reply) => {
+    try { reply.trailer('content-length', () => '1') } catch (err: any) { errors.push(err.code) }
+    try { reply.trailer('x-ok', 'nope' as never) } catch (err: any) { errors.push(err.code) }
+    reply.send('x')
+  })
+  await app.inject('/')
+  assert.deepEqual(errors, ['FST_ERR_BAD_TRAILER_NAME', 'FST_ERR_BAD_TRAILER_VALUE'])
+  await app.close()
+})
