@@ -81,7 +81,13 @@ export function renderSection () {
     'find-my-way and light-my-request, which a resolve hook (target fastify only) pins to 8.1.3 / 7.0.0 / 5.0.0: the ' +
     'lockfile\'s current releases changed plugin-timeout errors and `printRoutes()` output after July 2022 and would ' +
     'fail `plugin.test.js`, `hooks.on-ready.test.js` and `pretty-print.test.js` on the real fastify.')
-  const opt = (d) => d ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}` : 'not run yet'
+  L.push('- **Ratchet:** `node conformance/ratchet.mjs` re-runs only the files listed in `conformance/ratchet.json` against ' +
+    'the current build and fails when one passes fewer assertions than committed; `--update` raises counts (never lowers), ' +
+    '`--update --from-results` seeds them from `conformance/results.json` (files that hung or ran > 30 s are left out).')
+  L.push('- **trellis build:** the run copies `dist/` to `conformance/.work/trellis-build/` first, so a concurrent rebuild cannot ' +
+    'pull the implementation away mid-run.')
+  const opt = (d) => d ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file` +
+    (d.options.stallSec ? ` (${d.options.stallSec} s without output)` : '') + `, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}` : 'not run yet'
   L.push(`- **Runs:** ceiling: ${opt(base)}; trellis: ${opt(trellis)}.`, '')
 
   L.push('### Totals', '')

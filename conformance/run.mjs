@@ -6,7 +6,9 @@
 //   docs/compatibility.md, section "## Fastify 4.3.0 test suite" (from whichever JSON files exist)
 //
 // Usage: node conformance/run.mjs [--target=trellis|fastify] [--files=a,b] [--jobs=2]
-//                                 [--timeout=60] [--no-docs] [--docs-only] [--reinstall]
+//                                 [--timeout=60] [--stall=30] [--no-docs] [--docs-only] [--reinstall]
+// --timeout bounds each file; --stall stops a file earlier once it printed nothing for that long
+// (0 disables). Hung files are recorded as timedOut with the assertions they passed so far.
 // `npm run conformance` builds trellis first, then runs this with the defaults.
 // --files takes suite paths (test/get.test.js), or names relative to test/ (get.test.js,
 // internals/reply.test.js); the results of a subset run are merged into the existing JSON.
@@ -21,6 +23,7 @@ const args = parseArgs(process.argv.slice(2))
 const target = args.target || 'trellis'
 const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
 const timeoutSec = Number(args.timeout) || 60
+const stallSec = args.stall !== undefined ? Number(args.stall) : 30
 const outFile = join(CONF, target === 'fastify' ? 'baseline-fastify.json' : 'results.json')
 
 export const COUNTING_RULE = 'Assertion points of the TAP stream (any indentation); subtest summary points are not counted; ' +
@@ -61,6 +64,7 @@ async function main () {
   const results = await runAll(dir, files, {
     jobs,
     timeoutSec,
+    stallSec,
     onResult (r) {
       done++
       const tag = r.timedOut ? 'TIMEOUT' : r.ok ? 'ok' : 'FAIL'
@@ -83,6 +87,7 @@ async function main () {
       exitCode: r.exitCode,
       signal: r.signal,
       timedOut: r.timedOut,
+      stalled: r.stalled,
       durationMs: r.durationMs,
       firstFailures: r.firstFailures,
       stderrTail: r.ok ? undefined : r.stderrTail,
@@ -96,7 +101,7 @@ async function main () {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     generatedAt: now,
-    options: { jobs, timeoutSec, partialRun: subset },
+    options: { jobs, timeoutSec, stallSec, partialRun: subset },
     countingRule: COUNTING_RULE,
     totals: totalsOf(sorted),
     files: sorted
