@@ -312,5 +312,7 @@ export function sendError (reply: ReplyBase, error: unknown): void {
 export function deriveReplyClass (parent: ReplyClass | typeof ReplyBase): ReplyClass {
   const Derived = class extends (parent as typeof ReplyBase) {} as unknown as ReplyClass
   Derived.decorated = false
+  /** The parent context's class (Fastify exposes it as `.parent`). */
+  Object.defineProperty(Derived, 'parent', { value: parent })
   return Derived
 }

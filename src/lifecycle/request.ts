@@ -110,5 +110,7 @@ function lastListItem (value: string): string {
 export function deriveRequestClass (parent: RequestClass | typeof RequestBase): RequestClass {
   const Derived = class extends (parent as typeof RequestBase) {} as unknown as RequestClass
   Derived.decorated = false
+  /** The parent context's class (Fastify exposes it as `.parent`). */
+  Object.defineProperty(Derived, 'parent', { value: parent })
   return Derived
 }

@@ -42,6 +42,11 @@ export class SchemaStore {
     return all
   }
 
+  /** This store's own schemas (not its ancestors'), by `$id`. */
+  ownSchemas (): Record<string, JsonSchema> {
+    return Object.fromEntries(this.own)
+  }
+
   get size (): number {
     let n = 0
     for (let store: SchemaStore | null = this; store !== null; store = store.parent) n += store.own.size
