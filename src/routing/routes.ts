@@ -97,18 +97,18 @@ export function addRoute (context: Context, input: RouteOptions): void {
   const prefix = context.prefix
   if (path === '/' && prefix.length > 0 && opts.method !== 'HEAD') {
     const mode = opts.prefixTrailingSlash ?? 'both'
-    if (mode === 'slash') register(context, opts, methods, path, prefix, false)
-    else if (mode === 'no-slash') register(context, opts, methods, '', prefix, false)
+    if (mode === 'slash') register(context, opts, path, prefix, false)
+    else if (mode === 'no-slash') register(context, opts, '', prefix, false)
     else {
-      register(context, opts, methods, '', prefix, false)
-      if (!root.options.ignoreTrailingSlash) register(context, { ...opts }, methods, path, prefix, true)
+      register(context, opts, '', prefix, false)
+      if (!root.options.ignoreTrailingSlash) register(context, { ...opts }, path, prefix, true)
     }
   } else {
-    register(context, opts, methods, path, prefix, false)
+    register(context, opts, path, prefix, false)
   }
 }
 
-function register (context: Context, opts: RouteOptions, methods: string[], path: string, prefix: string, prefixing: boolean): void {
+function register (context: Context, opts: RouteOptions, path: string, prefix: string, prefixing: boolean, autoHead = false): void {
   const root = context.root
   const url = joinPrefix(prefix, path)
   opts.url = url
@@ -122,15 +122,38 @@ function register (context: Context, opts: RouteOptions, methods: string[], path
   const constraints = { ...(opts.constraints ?? {}) }
   if (opts.version !== undefined) constraints.version = opts.version
   const finalMethods = (Array.isArray(opts.method) ? opts.method : [opts.method]).map((m) => String(m).toUpperCase())
-  const route = createRouteContext(context, opts, url)
+  const finalUrl = opts.url ?? url
+  const route = createRouteContext(context, opts, finalUrl)
   for (const method of finalMethods) {
-    root.router.on(method, opts.url ?? url, constraints, root.routeHandler, route)
+    root.router.on(method, finalUrl, constraints, root.routeHandler, route, autoHead)
   }
+  root.routes.push({ context, options: opts, method: String(opts.method), url: finalUrl, route })
+
+  // A GET route also answers HEAD (exposeHeadRoutes), as a route of its own that onRoute hooks
+  // see, unless the application declared its own HEAD route for the same path.
   const exposeHead = opts.exposeHeadRoute ?? root.options.exposeHeadRoutes
-  if (exposeHead && finalMethods.includes('GET') && !finalMethods.includes('HEAD')) {
-    root.router.on('HEAD', opts.url ?? url, constraints, root.routeHandler, route, true)
+  if (!autoHead && exposeHead && opts.method === 'GET' && !root.router.has('HEAD', finalUrl, constraints)) {
+    const onSend = opts.onSend === undefined ? [headOnSend] : ([] as unknown[]).concat(opts.onSend, headOnSend)
+    register(context, { ...opts, method: 'HEAD', onSend, exposeHeadRoute: false }, path, prefix, prefixing, true)
   }
-  root.routes.push({ context, options: opts, method: String(opts.method), url: opts.url ?? url, route })
+}
+
+/** The last onSend hook of automatic HEAD routes: content-length of what GET would send, no body. */
+function headOnSend (_request: unknown, reply: { header: (k: string, v: string) => unknown; log: { error: (...a: unknown[]) => void } }, payload: unknown, done: (err: Error | null, value: unknown) => void): void {
+  if (payload === undefined || payload === null) {
+    reply.header('content-length', '0')
+    done(null, null)
+    return
+  }
+  const stream = payload as { resume?: () => void; on?: (e: string, f: (err: Error) => void) => void }
+  if (typeof stream.resume === 'function') {
+    stream.on?.('error', (err) => reply.log.error({ err }, 'Error on Stream found for HEAD route'))
+    stream.resume()
+    done(null, null)
+    return
+  }
+  reply.header('content-length', String(Buffer.byteLength(payload as string | Buffer)))
+  done(null, null)
 }
 
 function createRouteContext (context: Context, opts: RouteOptions, url: string): RouteContext {
