@@ -18,6 +18,11 @@ import { fileURLToPath } from 'node:url'
 export const CONF = dirname(fileURLToPath(import.meta.url))
 export const ROOT = dirname(CONF)
 export const WORK = join(CONF, '.work')
+/**
+ * CONFORMANCE_SLOT=name gives a run its own layout and trellis snapshot (.work/<target>-<name>,
+ * .work/trellis-build-<name>), so several runs can go on at once on one checkout.
+ */
+const SLOT = process.env.CONFORMANCE_SLOT ? '-' + process.env.CONFORMANCE_SLOT.replace(/[^a-zA-Z0-9_-]/g, '') : ''
 export const SUITE_SRC = join(ROOT, 'node_modules', 'fastify43')
 export const TRELLIS_ENTRY = join(ROOT, 'dist', 'entry', 'index.cjs')
 export const TRELLIS_LIB_COMPAT = join(ROOT, 'dist', 'lib', 'compat', 'fastify-lib')
@@ -139,7 +144,7 @@ const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
  * Waits up to 2 min for a build in progress; checks that the copied entry loads.
  */
 export function snapshotTrellis () {
-  const snap = join(WORK, 'trellis-build')
+  const snap = join(WORK, 'trellis-build' + SLOT)
   for (let attempt = 0; ; attempt++) {
     const t0 = Date.now()
     while (!existsSync(TRELLIS_ENTRY) && Date.now() - t0 < 120000) sleep(2000)
@@ -170,7 +175,7 @@ export function layout (target) {
   if (!existsSync(join(SUITE_SRC, 'package.json'))) {
     throw new Error('node_modules/fastify43 is missing: run `npm ci` first')
   }
-  const dir = join(WORK, target)
+  const dir = join(WORK, target + SLOT)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   cpSync(join(SUITE_SRC, 'test'), join(dir, 'test'), { recursive: true })
