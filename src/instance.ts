@@ -226,9 +226,12 @@ export class TrellisInstance {
     let fn = handler
     if (typeof opts === 'function') { fn = opts; options = {} }
     const context = ctx(this)
-    for (let c: Context | null = context; c !== null && c.prefix === context.prefix; c = c.parent) {
-      if (c.ownNotFound) throw new Error(`Not found handler already set for Fastify instance with prefix: '${context.prefix === '' ? '/' : context.prefix}'`)
-    }
+    // one custom 404 handler per prefix level: the nearest context that introduced a prefix (or the
+    // root) holds the lock, so siblings and parents of the same level cannot set a second one
+    let level = context
+    while (level.parent !== null && level.prefix === level.parent.prefix) level = level.parent
+    if (level.notFoundLocked) throw new Error(`Not found handler already set for Fastify instance with prefix: '${context.prefix === '' ? '/' : context.prefix}'`)
+    if (fn !== undefined) level.notFoundLocked = true
     const asArray = (v: unknown): AnyHook[] | undefined => v === undefined ? undefined : (Array.isArray(v) ? v : [v]) as AnyHook[]
     context.notFound = {
       handler: (fn ?? (undefined as never)) as (...args: any[]) => unknown,
@@ -283,6 +286,8 @@ export class TrellisInstance {
       if (typeof cb === 'function') { cb(error); return undefined }
       return Promise.reject(error)
     }
+    // once ready, inject dispatches synchronously: invalid options throw to the caller (as in Fastify)
+    if (root.isReady && !root.closing) return lightMyRequest((req, res) => root.router.lookup(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
     if (typeof cb === 'function') {
       bootReady(root).then(() => lightMyRequest((req, res) => root.router.lookup(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
       return undefined

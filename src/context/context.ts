@@ -44,6 +44,8 @@ export class Context {
   notFound: NotFoundSetup | null
   /** true once this context set its own 404 handler (only one per prefix). */
   ownNotFound = false
+  /** On the context that starts a prefix level (or the root): a custom 404 handler was set in this level. */
+  notFoundLocked = false
   validatorCompiler: ValidatorCompiler | null
   serializerCompiler: SerializerCompiler | null
   schemaErrorFormatter: SchemaErrorFormatter | null
