@@ -54,7 +54,8 @@ function trellis (options?: TrellisOptions): TrellisInstance {
     })
   }
   root.server = createServer(resolved, listener)
-  bindClientErrorHandler(root.server, log)
+  if (resolved.clientErrorHandler !== undefined) root.server.on('clientError', resolved.clientErrorHandler.bind(instance))
+  else bindClientErrorHandler(root.server, log)
   return instance
 }
 

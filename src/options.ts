@@ -43,6 +43,10 @@ export interface TrellisOptions {
   serverFactory?: (handler: (req: IncomingMessage, res: any) => void, opts: unknown) => any
   https?: Record<string, unknown> | null
   http2?: boolean
+  /** Called instead of the built-in answer for framework errors (a malformed URL: FST_ERR_BAD_URL). */
+  frameworkErrors?: (error: Error, request: any, reply: any) => unknown
+  /** Replaces the answer to malformed HTTP (node's 'clientError'); `this` is the instance. */
+  clientErrorHandler?: (error: Error, socket: import('node:net').Socket) => void
   [unknown: string]: unknown
 }
 
@@ -79,6 +83,8 @@ export interface ResolvedOptions {
   serverFactory: TrellisOptions['serverFactory']
   https: Record<string, unknown> | null
   http2: boolean
+  frameworkErrors: TrellisOptions['frameworkErrors']
+  clientErrorHandler: TrellisOptions['clientErrorHandler']
 }
 
 function invalid (message: string): never {
@@ -173,7 +179,9 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     jsonShorthand: boolean(opts, 'jsonShorthand', true),
     serverFactory: fnOrUndefined(opts, 'serverFactory'),
     https: (opts.https ?? null),
-    http2: boolean(opts, 'http2', false)
+    http2: boolean(opts, 'http2', false),
+    frameworkErrors: fnOrUndefined(opts, 'frameworkErrors'),
+    clientErrorHandler: fnOrUndefined(opts, 'clientErrorHandler')
   }
 }
 

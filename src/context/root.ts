@@ -75,6 +75,7 @@ export class RootState {
         const request = new route.Request(id, {}, req, {}, log, route)
         const reply = new route.Reply(res, request, log)
         if (!this.disableRequestLogging) log.info({ req: request }, 'incoming request')
+        if (options.frameworkErrors !== undefined) { options.frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
         reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
       }
     })

@@ -11,7 +11,9 @@ import { onSend } from './reply'
 export type ErrorHandlerFn = (this: any, error: any, request: any, reply: any) => unknown
 export interface ErrorHandler { readonly fn: ErrorHandlerFn | null; readonly parent: ErrorHandler | null; readonly instance: unknown }
 
-export const rootErrorHandler: ErrorHandler = { fn: defaultErrorHandler, parent: null, instance: null }
+/** After the default handler: the fallback payload, still through onSend hooks; after that, a direct write. */
+const fallbackStep: ErrorHandler = { fn: null, parent: null, instance: null }
+export const rootErrorHandler: ErrorHandler = { fn: defaultErrorHandler, parent: fallbackStep, instance: null }
 
 export function buildErrorHandler (parent: ErrorHandler, fn: ErrorHandlerFn, instance: unknown): ErrorHandler {
   return { fn, parent, instance }
@@ -36,6 +38,7 @@ export function handleError (reply: ReplyBase, error: unknown): void {
   }
   const handler = reply.nextErrorHandler ?? reply.context.errorHandler
   reply.nextErrorHandler = handler.parent ?? false
+  delete reply.headersStore['content-type']
   delete reply.headersStore['content-length']
   if (handler.fn === null) {
     reply.nextErrorHandler = false

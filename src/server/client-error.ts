@@ -1,6 +1,6 @@
 /**
  * Malformed HTTP from a client (node's parser rejects it before any route runs): answer with a
- * JSON body and close, never a crash. The status follows the error: 408 for a request that timed
+ * JSON body and close the socket (the end of the connection tells the client), never a crash. The status follows the error: 408 for a request that timed
  * out, 431 for headers over the size limit, 400 otherwise. Nothing is written when a response
  * has already started on the socket (as node itself does), and a reset socket is simply destroyed.
  */
@@ -20,7 +20,7 @@ function responseFor (statusCode: number): string {
   if (response === undefined) {
     const error = STATUS_CODES[statusCode] as string
     const body = JSON.stringify({ error, message: 'Client Error', statusCode })
-    response = `HTTP/1.1 ${statusCode} ${error}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`
+    response = `HTTP/1.1 ${statusCode} ${error}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`
     responses.set(statusCode, response)
   }
   return response
