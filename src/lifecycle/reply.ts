@@ -11,6 +11,7 @@ import type { RequestBase } from './request'
 import { runValueHooks } from '../context/hooks'
 import { handleError, type ErrorHandler } from './error-handling'
 import { writeResponse } from './write-response'
+import { compileSerializationSchema, getSerializationFunction, serializeInput } from '../schema/route-schema-api'
 
 export interface ReplyClass {
   new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
@@ -40,6 +41,8 @@ export class ReplyBase {
   runningOnErrorHook: boolean
   /** The error handler to use for the next error; undefined: the route's; false: none left. */
   nextErrorHandler: ErrorHandler | false | undefined
+  /** Depth of synchronous reply.send() calls in progress. */
+  sending: number
   startTime: number
   endTime: number | undefined
 
@@ -56,6 +59,7 @@ export class ReplyBase {
     this.hasStatusCode = false
     this.runningOnErrorHook = false
     this.nextErrorHandler = undefined
+    this.sending = 0
     this.startTime = performance.now()
     this.endTime = undefined
   }
@@ -154,8 +158,19 @@ export class ReplyBase {
     return serializeWithRoute(this.context, payload, this.raw.statusCode)
   }
 
-  getSerializationFunction (status: number | string): ((payload: unknown) => string) | undefined {
-    return this.context.serializers?.forStatus(Number(status))
+  /** The route's serializer declared for a response key (`201`, `'2xx'`), or the function compiled earlier for a schema object. */
+  getSerializationFunction (statusOrSchema: number | string | object): ((payload: unknown) => string) | undefined {
+    return getSerializationFunction(this.context, statusOrSchema)
+  }
+
+  /** Compiles a schema with the route's serializer compiler; cached per route by schema object. */
+  compileSerializationSchema (schema: object, httpStatus: string | null = null): (payload: unknown) => string {
+    return compileSerializationSchema(this.context, schema, httpStatus, this.request.method, this.request.url)
+  }
+
+  /** Serializes `input` with the route's schema for a response key, or with `schema` (compiled once). */
+  serializeInput (input: unknown, schema: object | string | number, httpStatus?: string | number): string {
+    return serializeInput(this.context, input, schema, httpStatus, this.request.method, this.request.url)
   }
 
   redirect (codeOrUrl: number | string, url?: string): this {
@@ -199,6 +214,16 @@ export class ReplyBase {
   }
 
   send (payload?: unknown): this {
+    // while > 0, a payload that cannot be written is reported to the caller of send() (a TypeError)
+    this.sending++
+    try {
+      return this.sendPayload(payload)
+    } finally {
+      this.sending--
+    }
+  }
+
+  private sendPayload (payload?: unknown): this {
     if (this.runningOnErrorHook) throw new errorCodes.FST_ERR_SEND_INSIDE_ONERR()
     if (this.sent) {
       this.log.warn({ err: new errorCodes.FST_ERR_REP_ALREADY_SENT() }, 'Reply already sent')
@@ -280,11 +305,23 @@ function serializeAndSend (reply: ReplyBase, payload: unknown): void {
 
 export function onSend (reply: ReplyBase, payload: unknown): void {
   const hooks = reply.context.hooks.onSend
-  if (hooks.length === 0) { writeOrFail(reply, payload); return }
+  if (hooks.length === 0) {
+    // an object that reached the socket unserialized (non-JSON content type, a serializer that
+    // returned a non-string) is a programming error: thrown to the code that called send(),
+    // which may still send something else; outside send() it becomes a 500 like any error
+    if (reply.sending > 0 && !isWritable(payload)) throw new errorCodes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
+    writeOrFail(reply, payload)
+    return
+  }
   runValueHooks(hooks, reply.context.server, reply.request, reply, payload, (err, value) => {
     if (err !== null) { sendError(reply, err); return }
     writeOrFail(reply, value)
   })
+}
+
+function isWritable (payload: unknown): boolean {
+  return payload === undefined || payload === null || typeof payload === 'string' || Buffer.isBuffer(payload) ||
+    payload instanceof Uint8Array || typeof (payload as { pipe?: unknown }).pipe === 'function'
 }
 
 function writeOrFail (reply: ReplyBase, payload: unknown): void {

@@ -8,6 +8,8 @@ import type { Socket } from 'node:net'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
 import { clientAddress, clientAddresses } from '../server/proxy'
+import type { ValidatorFn } from '../schema/validation'
+import { compileValidationSchema, getValidationFunction, validateInput } from '../schema/route-schema-api'
 
 export interface RequestClass {
   new (id: string, params: Record<string, string>, raw: IncomingMessage, query: unknown, log: Logger, context: RouteContext): RequestBase
@@ -97,8 +99,19 @@ export class RequestBase {
     return trust !== null && address !== undefined ? trust(address, 0) : trust !== null
   }
 
-  getValidationFunction (part: string): unknown {
-    return (this.context.validators as Record<string, unknown>)[part === 'query' ? 'querystring' : part]
+  /** The route's validator of a request part (`'body'`, ...), or the function compiled earlier for a schema object. */
+  getValidationFunction (partOrSchema: string | object): ValidatorFn | undefined {
+    return getValidationFunction(this.context, partOrSchema)
+  }
+
+  /** Compiles a schema with the route's validator compiler; cached per route by schema object. */
+  compileValidationSchema (schema: object, httpPart: string | null = null): ValidatorFn {
+    return compileValidationSchema(this.context, schema, httpPart, this.method, this.url)
+  }
+
+  /** Validates `input` against the route's schema of a part, or against `schema` (compiled once). */
+  validateInput (input: unknown, schema: object | string, httpPart?: string): unknown {
+    return validateInput(this.context, input, schema, httpPart, this.method, this.url)
   }
 }
 

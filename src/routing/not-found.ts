@@ -4,7 +4,8 @@
  * that matches the URL answers.
  */
 import type { Context } from '../context/context'
-import type { RouteContext } from './route-context'
+import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
+import { routeSchemaCompilers } from '../schema/compile-route'
 import { nearestDecorated } from './routes'
 import { defaultSchemaErrorFormatter } from '../schema/validation'
 import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
@@ -44,7 +45,10 @@ function routeFor (context: Context): RouteContext {
     logLevel: context.logLevel,
     is404: true,
     notFound: null,
-    validates: false
+    validates: false,
+    schemaCompilers: routeSchemaCompilers(context, {}),
+    [kRouteValidateFns]: null,
+    [kRouteSerializeFns]: null
   }
 }
 

@@ -8,8 +8,22 @@ import type { ErrorHandler } from '../lifecycle/error-handling'
 import type { RequestClass } from '../lifecycle/request'
 import type { ReplyClass } from '../lifecycle/reply'
 import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
-import type { RouteValidators, SchemaErrorFormatter } from '../schema/validation'
-import type { ResponseSerializers } from '../schema/serialization'
+import type { RouteValidators, SchemaErrorFormatter, ValidatorCompiler, ValidatorFn } from '../schema/validation'
+import type { ResponseSerializers, SerializerCompiler, SerializerFn } from '../schema/serialization'
+
+/**
+ * Keys of the per-route caches of `request.compileValidationSchema` and
+ * `reply.compileSerializationSchema` (schema object -> compiled function). Fastify 4.3 keeps them
+ * on its route context under these symbols; `null` until the first compilation.
+ */
+export const kRouteValidateFns: unique symbol = Symbol('fastify.request.cache.validateFns')
+export const kRouteSerializeFns: unique symbol = Symbol('fastify.reply.cache.serializeFns')
+
+/** The compilers a route uses for schemas compiled at request time: the route's own, else its context's. */
+export interface RouteSchemaCompilers {
+  validator: () => ValidatorCompiler
+  serializer: () => SerializerCompiler
+}
 
 export interface RouteConfig { url?: string; method?: string | string[]; [key: string]: unknown }
 
@@ -37,4 +51,8 @@ export interface RouteContext {
   notFound: RouteContext | null
   /** Whether the route validates anything (skip the step otherwise). */
   validates: boolean
+  /** Compilers for `request.compileValidationSchema` / `reply.compileSerializationSchema`; null: not available. */
+  schemaCompilers: RouteSchemaCompilers | null
+  [kRouteValidateFns]: WeakMap<object, ValidatorFn> | null
+  [kRouteSerializeFns]: WeakMap<object, SerializerFn> | null
 }

@@ -10,7 +10,7 @@ import { requestHookNames, type AnyHook, type RequestHookName } from '../context
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import type { RequestClass } from '../lifecycle/request'
 import type { ReplyClass } from '../lifecycle/reply'
-import type { RouteContext } from './route-context'
+import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
 import { compileRouteSchemas } from '../schema/compile-route'
 
 export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const
@@ -177,7 +177,10 @@ function createRouteContext (context: Context, opts: RouteOptions, url: string):
     logLevel: opts.logLevel,
     is404: false,
     notFound: null,
-    validates: false
+    validates: false,
+    schemaCompilers: null,
+    [kRouteValidateFns]: null,
+    [kRouteSerializeFns]: null
   }
 }
 

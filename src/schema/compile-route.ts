@@ -4,7 +4,7 @@
  * the context's shared schemas (or the schema controller's factories).
  */
 import type { Context } from '../context/context'
-import type { RouteContext } from '../routing/route-context'
+import type { RouteContext, RouteSchemaCompilers } from '../routing/route-context'
 import type { RouteOptions } from '../routing/routes'
 import {
   buildValidatorCompilerFromFactory, compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
@@ -16,6 +16,7 @@ const REQUEST_PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as c
 
 export function compileRouteSchemas (context: Context, route: RouteContext, opts: RouteOptions, method: string, url: string): void {
   route.schemaErrorFormatter = opts.schemaErrorFormatter ?? context.schemaErrorFormatter ?? defaultSchemaErrorFormatter
+  route.schemaCompilers = routeSchemaCompilers(context, opts)
   const schema = opts.schema as RouteSchema | undefined
   if (schema === undefined || schema === null) return
   if (REQUEST_PARTS.some((part) => schema[part] !== undefined && schema[part] !== null)) {
@@ -26,6 +27,20 @@ export function compileRouteSchemas (context: Context, route: RouteContext, opts
   if (schema.response !== undefined && schema.response !== null) {
     const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? defaultSerializerCompiler(context)
     route.serializers = compileResponseSerializers({ responseSchemas: schema.response as Record<string, unknown>, method, url, compiler })
+  }
+}
+
+/**
+ * The compilers for schemas compiled at request time (`request.compileValidationSchema`,
+ * `reply.compileSerializationSchema`): the route's `validatorCompiler` / `serializerCompiler`
+ * option, else the context's, resolved on first use.
+ */
+export function routeSchemaCompilers (context: Context, opts: Pick<RouteOptions, 'validatorCompiler' | 'serializerCompiler'>): RouteSchemaCompilers {
+  const ownValidator = opts.validatorCompiler as ValidatorCompiler | undefined
+  const ownSerializer = opts.serializerCompiler as SerializerCompiler | undefined
+  return {
+    validator: () => ownValidator ?? defaultValidatorCompiler(context),
+    serializer: () => ownSerializer ?? defaultSerializerCompiler(context)
   }
 }
 

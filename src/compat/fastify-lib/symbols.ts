@@ -9,6 +9,7 @@ import { TrellisInstance } from '../../instance'
 import { contextOf } from '../../context/context'
 import { ReplyBase } from '../../lifecycle/reply'
 import { RequestBase } from '../../lifecycle/request'
+import { kRouteSerializeFns, kRouteValidateFns } from '../../routing/route-context'
 
 const names: Record<string, string> = {
   kAvvioBoot: 'fastify.avvioBoot', kChildren: 'fastify.children', kServerBindings: 'fastify.serverBindings',
@@ -35,6 +36,12 @@ const names: Record<string, string> = {
 
 const symbols: Record<string, symbol> = {}
 for (const [key, description] of Object.entries(names)) symbols[key] = Symbol(description)
+// the per-route caches of request.compileValidationSchema / reply.compileSerializationSchema are
+// keyed by these very symbols on trellis's route context (4.3's tests name the first one
+// kRequestValidateWeakMap, its lib kRequestValidateFns)
+symbols.kRequestValidateFns = kRouteValidateFns
+symbols.kRequestValidateWeakMap = kRouteValidateFns
+symbols.kReplySerializeWeakMap = kRouteSerializeFns
 
 function define (proto: object, key: string, get: (this: any) => unknown, set?: (this: any, value: any) => void): void {
   Object.defineProperty(proto, symbols[key], { get, set, configurable: true, enumerable: false })

@@ -7,7 +7,12 @@
 import { errorCodes } from '../../errors'
 import type { SerializerCompiler, SerializerFn } from './index'
 
-export interface ResponseSerializers { forStatus: (statusCode: number) => SerializerFn | undefined }
+export interface ResponseSerializers {
+  /** The serializer for a response status: exact code -> class (`2xx`) -> `default`. */
+  forStatus: (statusCode: number) => SerializerFn | undefined
+  /** The serializer declared under exactly this key of `schema.response` (`201`, `'4xx'`, `'default'`). */
+  forKey: (key: string | number) => SerializerFn | undefined
+}
 
 /** Keywords that mark a value as a full JSON Schema rather than the properties shorthand. */
 const SCHEMA_MARKERS: Record<string, (v: unknown) => boolean> = {
@@ -49,6 +54,7 @@ export function compileResponseSerializers (input: {
 }): ResponseSerializers {
   const exact = new Map<number, SerializerFn>()
   const byClass = new Map<number, SerializerFn>()
+  const byKey = new Map<string, SerializerFn>()
   let fallback: SerializerFn | undefined
   for (const httpStatus of Object.keys(input.responseSchemas ?? {})) {
     const schema = normalizeResponseSchema(input.responseSchemas[httpStatus])
@@ -58,6 +64,7 @@ export function compileResponseSerializers (input: {
     } catch (err) {
       throw new errorCodes.FST_ERR_SCH_SERIALIZATION_BUILD(input.method, input.url, (err as Error).message ?? String(err), { cause: err })
     }
+    byKey.set(httpStatus, fn)
     if (httpStatus === 'default') fallback = fn
     else if (/^[1-5]xx$/i.test(httpStatus)) byClass.set(Number(httpStatus[0]), fn)
     else if (/^\d{3}$/.test(httpStatus)) exact.set(Number(httpStatus), fn)
@@ -66,6 +73,9 @@ export function compileResponseSerializers (input: {
   return {
     forStatus (statusCode: number): SerializerFn | undefined {
       return exact.get(statusCode) ?? byClass.get(Math.floor(statusCode / 100)) ?? fallback
+    },
+    forKey (key: string | number): SerializerFn | undefined {
+      return byKey.get(String(key))
     }
   }
 }
