@@ -38,7 +38,6 @@ export function handleError (reply: ReplyBase, error: unknown): void {
   }
   const handler = reply.nextErrorHandler ?? reply.context.errorHandler
   reply.nextErrorHandler = handler.parent ?? false
-  delete reply.headersStore['content-type']
   delete reply.headersStore['content-length']
   if (handler.fn === null) {
     reply.nextErrorHandler = false
@@ -47,7 +46,10 @@ export function handleError (reply: ReplyBase, error: unknown): void {
   }
   let result: unknown
   try {
-    result = handler.fn.call(handler.instance ?? reply.context.server, err, reply.request, reply)
+    // a custom handler sees exactly what was thrown or rejected (null, undefined, a string...);
+    // the default handler gets an Error in place of a missing one
+    const value = handler.fn === defaultErrorHandler ? err : error
+    result = handler.fn.call(handler.instance ?? reply.context.server, value, reply.request, reply)
   } catch (thrown) {
     reply.isError = true
     reply.send(thrown)
@@ -57,15 +59,25 @@ export function handleError (reply: ReplyBase, error: unknown): void {
     if (result !== null && typeof (result as PromiseLike<unknown>).then === 'function') {
       (result as PromiseLike<unknown>).then((payload) => {
         if (reply.hijacked) return
-        if (payload !== undefined || (!reply.sent && !reply.raw.headersSent)) reply.send(payload)
+        if (payload !== undefined || (!reply.sent && !reply.raw.headersSent)) sendOrFail(reply, payload)
       }, (rejected: unknown) => {
         if (reply.sent) { reply.log.error({ err: rejected }, 'Promise errored, but reply.sent = true was set'); return }
         reply.isError = true
         reply.send(rejected)
       })
     } else {
-      reply.send(result)
+      sendOrFail(reply, result)
     }
+  }
+}
+
+/** reply.send() from framework code: what it throws goes to the next error handler. */
+function sendOrFail (reply: ReplyBase, payload: unknown): void {
+  try {
+    reply.send(payload)
+  } catch (err) {
+    reply.isError = true
+    reply.send(err)
   }
 }
 

@@ -122,7 +122,7 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
     })
     return
   }
-  reply.send(result)
+  try { reply.send(result) } catch (err) { failWith(reply, err) }
 }
 
 /** onResponse hooks and the "request completed" log line, when the response has been written. */
