@@ -10,7 +10,7 @@ import { contextOf, type Context } from './context/context'
 import { kContext } from './context/symbols'
 import { addHookToTree, checkHook, type AnyHook, type HookName } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
-import { enqueueAfter, enqueuePlugin, loadQueued, ready as bootReady, runOnClose } from './context/boot'
+import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, ready as bootReady, runOnClose } from './context/boot'
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
@@ -149,6 +149,17 @@ export class TrellisInstance {
 
   hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
     return ctx(this).root.router.has(String(options.method).toUpperCase(), options.url, options.constraints)
+  }
+
+  /** The (req, res) function answering requests that match no route; by default the 404 routes. */
+  getDefaultRoute (): (req: IncomingMessage, res: ServerResponse) => void {
+    return ctx(this).root.router.defaultRoute
+  }
+
+  setDefaultRoute (defaultRoute: (req: IncomingMessage, res: ServerResponse) => void): this {
+    if (typeof defaultRoute !== 'function') throw new errorCodes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
+    ctx(this).root.router.defaultRoute = defaultRoute
+    return this
   }
 
   printRoutes (opts?: Record<string, unknown>): string {
@@ -329,7 +340,7 @@ export class TrellisInstance {
     const promise = (async () => {
       if (root.closed) return
       root.closing = true
-      if (root.readyPromise !== null) await root.readyPromise.catch(() => {})
+      await loadForClose(root)
       if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
       root.listening = false
       try {

@@ -27,6 +27,8 @@ export interface Router {
   has(method: string, path: string, constraints?: Record<string, unknown>): boolean
   lookup(req: IncomingMessage, res: ServerResponse): void
   prettyPrint(opts?: Record<string, unknown>): string
+  /** What answers a request no route matches (by default: the 404 routes). */
+  defaultRoute: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 export function createRouter (options: RouterOptions): Router {
@@ -75,6 +77,9 @@ export function createRouter (options: RouterOptions): Router {
     },
     prettyPrint (opts) {
       return fmw.prettyPrint(opts as never)
-    }
+    },
+    // find-my-way reads its `defaultRoute` field at each miss (not in its typings)
+    get defaultRoute () { return (fmw as unknown as { defaultRoute: (req: IncomingMessage, res: ServerResponse) => void }).defaultRoute },
+    set defaultRoute (fn) { (fmw as unknown as { defaultRoute: unknown }).defaultRoute = fn }
   }
 }
