@@ -51,6 +51,9 @@ export function createError (code: string, template: string, statusCode = 500, B
   Object.defineProperty(TrellisError.prototype, Symbol.toStringTag, { value: 'Error', configurable: true })
   Object.defineProperty(TrellisError.prototype, 'toString', { value: errorToString, writable: true, configurable: true })
   Object.defineProperty(TrellisError, 'code', { value: code })
+  // the class carries the name its instances have (as @fastify/error's classes do), so matchers
+  // that compare a class's name with an error's name (tap's t.throws(fn, Class)) agree
+  Object.defineProperty(TrellisError, 'name', { value: 'FastifyError', configurable: true })
   return TrellisError as unknown as TrellisErrorClass
 }
 

@@ -172,8 +172,8 @@ export class ContentTypeParsers {
   private regexps: Entry[]
   /** the `'*'` registration */
   private catchAll: Entry | undefined
-  /** header value → resolved parser (or NONE); insertion-ordered Map used as an LRU */
-  private cache = new Map<string, Entry | typeof NONE>()
+  /** header value → resolved parser (or NONE); insertion-ordered Map used as an LRU (Fastify's `cache`) */
+  readonly cache = new Map<string, Entry | typeof NONE>()
 
   /**
    * @param options the server's `bodyLimit`, `onProtoPoisoning` and `onConstructorPoisoning`
@@ -333,6 +333,50 @@ export class ContentTypeParsers {
       this.cache.set(cacheKey, found ?? NONE)
     }
     return found
+  }
+
+  // -- Fastify 4.3's names for the registry's state (read by code written against Fastify's
+  //    internals, e.g. its own test suite); views of the real registrations, nothing stored twice.
+
+  /**
+   * Fastify's `getParser`: the parser registered under exactly this string (no lookup, not
+   * cached), else {@link lookup}.
+   */
+  getParser (contentType: string): ResolvedParser | undefined {
+    if (typeof contentType === 'string') {
+      for (const e of this.strings) if (e.contentType === contentType) return e
+    }
+    return this.lookup(contentType)
+  }
+
+  /**
+   * Fastify's `existingParser`: whether adding this type would be refused as already present.
+   * The two defaults count only once replaced; `'*'` never counts (it may always be replaced).
+   */
+  existingParser (contentType: string | RegExp): boolean {
+    if (contentType === '*') return false
+    if (typeof contentType !== 'string' && !(contentType instanceof RegExp)) return false
+    const e = this.find(keyOf(contentType))
+    return e !== undefined && !e.isDefault
+  }
+
+  /** Fastify's `customParsers`: registrations by type as given (RegExps by their source text, the catch-all under `''`). */
+  get customParsers (): Record<string, ResolvedParser> {
+    const out: Record<string, ResolvedParser> = {}
+    for (const e of this.strings) out[e.contentType as string] = e
+    for (const e of this.regexps) out[String(e.contentType)] = e
+    if (this.catchAll !== undefined) out[''] = this.catchAll
+    return out
+  }
+
+  /** Fastify's `parserList`: the string types, most recently added first. */
+  get parserList (): string[] {
+    return this.strings.map((e) => e.contentType as string)
+  }
+
+  /** Fastify's `parserRegExpList`: the RegExp types, most recently added first. */
+  get parserRegExpList (): RegExp[] {
+    return this.regexps.map((e) => e.contentType as RegExp)
   }
 
   private resolve (header: string | undefined): Entry | undefined {
