@@ -225,7 +225,8 @@ export class TrellisInstance {
     if (typeof handler !== 'function') throw new TypeError('The error handler must be a function')
     assertNotBooted(this, 'setErrorHandler')
     const context = ctx(this)
-    context.errorHandler = buildErrorHandler(context.errorHandler, handler, this)
+    // bound to the instance, as Fastify does (instance.errorHandler.name is 'bound <name>')
+    context.errorHandler = buildErrorHandler(context.errorHandler, handler.bind(this), this)
     return this
   }
 

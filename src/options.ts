@@ -151,7 +151,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     logger: logger as TrellisOptions['logger'],
     bodyLimit: integer(opts, 'bodyLimit', 1048576, 1),
     pluginTimeout: integer(opts, 'pluginTimeout', 10000),
-    ajv,
+    ajv: { customOptions: {}, plugins: [], ...ajv },
     schemaErrorFormatter: fnOrUndefined(opts, 'schemaErrorFormatter'),
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),
