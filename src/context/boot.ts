@@ -142,6 +142,17 @@ export function ready (root: RootState): Promise<void> {
   return root.readyPromise
 }
 
+/**
+ * close() before ready(): like avvio, the plugin tree still loads (so plugins can add onClose hooks
+ * and see their context), but onReady hooks do not run. Waits for a ready() already under way.
+ */
+export async function loadForClose (root: RootState): Promise<void> {
+  if (root.readyPromise !== null) { await root.readyPromise.catch(() => {}); return }
+  await new Promise<void>((resolve) => process.nextTick(resolve))
+  await drain(root, root.rootNode).catch(() => {})
+  root.booted = true
+}
+
 function collectHooks (context: Context, name: 'onReady' | 'onClose', out: Array<{ context: Context; fn: (...a: any[]) => unknown }>): void {
   for (const fn of context[name]) out.push({ context, fn })
   for (const child of context.children) collectHooks(child, name, out)

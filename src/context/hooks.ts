@@ -119,7 +119,28 @@ export function runValueHooks (
   step()
 }
 
-/** Runs hooks that cannot stop anything (onResponse, onTimeout, onError): errors are reported, not thrown. */
+/**
+ * Runs onResponse hooks as (request, reply, done): the response is already out, so nothing can be
+ * answered any more; like Fastify, the first error stops the chain and is handed to `done(err)`.
+ */
+export function runResponseHooks (
+  hooks: AnyHook[], thisArg: unknown, request: unknown, reply: unknown, done: (err: Error | null) => void
+): void {
+  let i = 0
+  const step = (err?: unknown): void => {
+    if (err !== undefined && err !== null) { done(toError(err)); return }
+    if (i === hooks.length) { done(null); return }
+    const hook = hooks[i++]
+    let result: unknown
+    try {
+      result = hook.call(thisArg, request, reply, step)
+    } catch (e) { done(toError(e)); return }
+    if (isPromise(result)) result.then(() => step(), (e: unknown) => step(e ?? new Error('onResponse hook rejected')))
+  }
+  step()
+}
+
+/** Runs hooks that cannot stop anything (onTimeout): errors are reported, not thrown. */
 export function runNotifyHooks (
   hooks: AnyHook[], thisArg: unknown, args: unknown[], onError: (err: Error) => void, done: () => void
 ): void {

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
-import { runNotifyHooks, runRequestHooks, runValueHooks } from '../context/hooks'
+import { runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
 import { parseBody, shouldParseBody } from './body'
 import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequest } from '../schema/validation'
@@ -135,15 +135,15 @@ function watchResponse (reply: ReplyBase): void {
     const root = reply.context.root
     if (root.closing) closeIdleAfterResponse(root.server, root.options.forceCloseConnections)
     const hooks = reply.context.hooks.onResponse
-    const complete = (): void => {
+    // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
+    const complete = (hookErr: Error | null): void => {
       if (reply.context.root.disableRequestLogging) return
-      if (err !== undefined && err !== null) reply.log.error({ res: reply, err, responseTime: reply.getResponseTime() }, 'request errored')
+      const failure = hookErr ?? err
+      if (failure !== undefined && failure !== null) reply.log.error({ res: reply, err: failure, responseTime: reply.getResponseTime() }, 'request errored')
       else reply.log.info({ res: reply, responseTime: reply.getResponseTime() }, 'request completed')
     }
-    if (hooks.length === 0) { complete(); return }
-    runNotifyHooks(hooks, reply.context.server, [reply.request, reply], (hookErr) => {
-      reply.log.error({ err: hookErr }, 'onResponse hook failed')
-    }, complete)
+    if (hooks.length === 0) { complete(null); return }
+    runResponseHooks(hooks, reply.context.server, reply.request, reply, complete)
   }
   res.on('finish', onFinished)
   res.on('error', onFinished)

@@ -110,6 +110,18 @@ test('close() twice runs onClose hooks once', async () => {
   assert.equal(calls, 1)
 })
 
+test('close() before ready() loads the plugin tree (plugins run, their onClose hooks too) but runs no onReady hook', async () => {
+  const app: any = trellis()
+  const log: string[] = []
+  app.addHook('onReady', async () => { log.push('onReady') })
+  app.register(async (child: any) => {
+    log.push('plugin loaded')
+    child.addHook('onClose', async () => { log.push('child onClose') })
+  })
+  await app.close()
+  assert.deepEqual(log, ['plugin loaded', 'child onClose'])
+})
+
 // ---------------------------------------------------------------- onRoute
 
 test('onRoute is called for every route with its options, and may change them', async () => {

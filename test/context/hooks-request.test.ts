@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import trellis from '../../src/index'
+import { logCollector } from '../helpers'
 
 const lifecycle = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse'] as const
 
@@ -362,6 +363,23 @@ test('an error in onResponse is logged, not sent', async () => {
   await settle()
   assert.equal(res.statusCode, 200)
   assert.equal(res.body, 'ok')
+})
+
+test('a failing onResponse hook stops the later onResponse hooks and logs the request as errored', async () => {
+  const { stream, lines } = logCollector()
+  const app: any = trellis({ logger: { level: 'error', stream } })
+  const log: string[] = []
+  app.addHook('onResponse', (_req: any, _reply: any, done: (err?: Error) => void) => { log.push('first'); done(new Error('kaboom')) })
+  app.addHook('onResponse', async () => { log.push('second') })
+  app.get('/', async () => 'ok')
+  const res = await app.inject('/')
+  await settle()
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(log, ['first'])
+  const errored = lines.find((l: any) => l.msg === 'request errored')
+  assert.ok(errored !== undefined)
+  assert.equal(errored.level, 50)
+  assert.equal(errored.err.message, 'kaboom')
 })
 
 test('onTimeout runs when the socket times out (connectionTimeout), over a real socket', async () => {
