@@ -1,8 +1,9 @@
 /**
  * Malformed HTTP from a client (node's parser rejects it before any route runs): answer with a
- * JSON body and close the socket (the end of the connection tells the client), never a crash. The status follows the error: 408 for a request that timed
- * out, 431 for headers over the size limit, 400 otherwise. Nothing is written when a response
- * has already started on the socket (as node itself does), and a reset socket is simply destroyed.
+ * JSON body and close the connection, never a crash. The status follows the error: 408 for a
+ * request that timed out, 431 for headers over the size limit, 400 otherwise. Nothing is written
+ * when a response has already started on the connection (as node itself does); a reset or
+ * destroyed socket is left alone.
  */
 import { STATUS_CODES, type Server } from 'node:http'
 import type { Socket } from 'node:net'
@@ -27,9 +28,16 @@ function responseFor (statusCode: number): string {
 }
 
 export function bindClientErrorHandler (server: Server, log: Logger): void {
-  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
-    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable || socket.bytesWritten !== 0) { socket.destroy(err); return }
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket & { _httpMessage?: { headersSent?: boolean } | null }) => {
+    // a reset or already destroyed socket: nothing to answer and nothing to clean up
+    if (err.code === 'ECONNRESET' || socket.destroyed) return
     log.debug({ err }, 'client error')
-    socket.end(responseFor(statusFor(err.code)))
+    // as node itself: answer only when no response on this connection has started (a keep-alive
+    // connection may have served earlier requests), then close the connection
+    const inFlight = socket._httpMessage
+    if (socket.writable && (inFlight === undefined || inFlight === null || inFlight.headersSent !== true)) {
+      socket.write(responseFor(statusFor(err.code)))
+    }
+    socket.destroy(err)
   })
 }

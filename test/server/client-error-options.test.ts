@@ -25,3 +25,22 @@ test('clientErrorHandler option replaces the answer to malformed HTTP; this is t
     assert.equal(self, app)
   } finally { await app.close() }
 })
+
+test('malformed HTTP after a first request on a keep-alive connection still gets the 400 answer', async () => {
+  const app = trellis()
+  app.get('/', async () => 'OK\n')
+  const { port } = await listen(app)
+  try {
+    const raw = await rawRequest(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /?a b HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.match(raw, /^HTTP\/1.1 200 OK.*HTTP\/1.1 400 Bad Request/s)
+  } finally { await app.close() }
+})
+
+test('client errors on a reset or destroyed socket are left alone', () => {
+  const app = trellis()
+  const calls: string[] = []
+  const socket = { destroyed: true, writable: false, write () { calls.push('write') }, end () { calls.push('end') }, destroy () { calls.push('destroy') } }
+  app.server.emit('clientError', new Error('late'), socket)
+  app.server.emit('clientError', Object.assign(new Error('reset'), { code: 'ECONNRESET' }), { ...socket, destroyed: false, writable: true })
+  assert.deepEqual(calls, [])
+})
