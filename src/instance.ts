@@ -19,7 +19,7 @@ import type { Logger } from './server/logger'
 import type { HookHandler, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
-import { defaultValidatorCompiler, defaultSerializerCompiler } from './schema/compile-route'
+import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './schema/compile-route'
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 
@@ -42,8 +42,8 @@ export class TrellisInstance {
   get version (): string { return FASTIFY_COMPAT_VERSION }
   get initialConfig (): Readonly<Record<string, unknown>> { return ctx(this).root.initialConfig }
   get errorHandler (): ErrorHandlerFn | null { return ctx(this).errorHandler.fn }
-  get validatorCompiler (): unknown { return ctx(this).validatorCompiler ?? undefined }
-  get serializerCompiler (): unknown { return ctx(this).serializerCompiler ?? undefined }
+  get validatorCompiler (): unknown { return contextValidatorCompiler(ctx(this)) }
+  get serializerCompiler (): unknown { return contextSerializerCompiler(ctx(this)) }
 
   /** `await instance` after `register` loads what is queued so far (Fastify/avvio semantics). */
   // Typed without `| undefined` (it IS undefined once booted, and after one await) so that TypeScript

@@ -20,14 +20,45 @@ export function compileRouteSchemas (context: Context, route: RouteContext, opts
   const schema = opts.schema as RouteSchema | undefined
   if (schema === undefined || schema === null) return
   if (REQUEST_PARTS.some((part) => schema[part] !== undefined && schema[part] !== null)) {
-    const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? defaultValidatorCompiler(context)
+    const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? usedDefault(builtValidators, context, defaultValidatorCompiler(context))
     route.validators = compileRouteValidators({ schema, method, url, compiler })
     route.validates = Object.values(route.validators).some((fn) => typeof fn === 'function')
   }
   if (schema.response !== undefined && schema.response !== null) {
-    const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? defaultSerializerCompiler(context)
+    const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? usedDefault(builtSerializers, context, defaultSerializerCompiler(context))
     route.serializers = compileResponseSerializers({ responseSchemas: schema.response as Record<string, unknown>, method, url, compiler })
   }
+}
+
+/** The default compilers a context's routes were built with (Fastify 4.3 sets them up at route build). */
+const builtValidators = new WeakMap<Context, ValidatorCompiler>()
+const builtSerializers = new WeakMap<Context, SerializerCompiler>()
+
+function usedDefault<T> (built: WeakMap<Context, T>, context: Context, compiler: T): T {
+  built.set(context, compiler)
+  return compiler
+}
+
+function nearestBuilt<T> (built: WeakMap<Context, T>, context: Context): T | undefined {
+  for (let c: Context | null = context; c !== null; c = c.parent) {
+    const hit = built.get(c)
+    if (hit !== undefined) return hit
+  }
+  return undefined
+}
+
+/**
+ * A context's `validatorCompiler` as Fastify 4.3 reports it: the one set with
+ * `setValidatorCompiler`, else the default one routes of this context (or of the nearest ancestor
+ * that has one) were built with; undefined before routes are built.
+ */
+export function contextValidatorCompiler (context: Context): ValidatorCompiler | undefined {
+  return context.validatorCompiler ?? nearestBuilt(builtValidators, context)
+}
+
+/** Same as {@link contextValidatorCompiler}, for `serializerCompiler`. */
+export function contextSerializerCompiler (context: Context): SerializerCompiler | undefined {
+  return context.serializerCompiler ?? nearestBuilt(builtSerializers, context)
 }
 
 /**
