@@ -80,14 +80,15 @@ export function runRequestHooks (
 ): void {
   let i = 0
   const step = (err?: unknown): void => {
-    if (err !== undefined && err !== null) { next(toError(err)); return }
+    // like Fastify, a non-Error value (a thrown string) reaches the error handlers as it is
+    if (err !== undefined && err !== null) { next(err as Error); return }
     if (reply.sent) return
     if (i === hooks.length) { next(null); return }
     const hook = hooks[i++]
     let result: unknown
     try {
       result = hook.call(thisArg, request, reply, step)
-    } catch (e) { next(toError(e)); return }
+    } catch (e) { next((e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error); return }
     if (isPromise(result)) result.then(() => step(), (e: unknown) => step(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()))
   }
   step()
@@ -104,7 +105,7 @@ export function runValueHooks (
   let i = 0
   let current = value
   const step = (err?: unknown, newValue?: unknown): void => {
-    if (err !== undefined && err !== null) { next(toError(err), current); return }
+    if (err !== undefined && err !== null) { next(err as Error, current); return }
     if (newValue !== undefined) current = newValue
     // a hook answered (preParsing: `reply.send(); return reply` resolves once the response is out)
     if ((reply as { sent?: boolean }).sent === true) return
@@ -113,7 +114,7 @@ export function runValueHooks (
     let result: unknown
     try {
       result = hook.call(thisArg, request, reply, current, step)
-    } catch (e) { next(toError(e), current); return }
+    } catch (e) { next((e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error, current); return }
     if (isPromise(result)) result.then((v) => step(null, v), (e: unknown) => step(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()))
   }
   step()

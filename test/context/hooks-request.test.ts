@@ -365,6 +365,23 @@ test('an error in onResponse is logged, not sent', async () => {
   assert.equal(res.body, 'ok')
 })
 
+test('a non-Error value thrown by a hook reaches the error handler as it is (a string is the 500 payload)', async () => {
+  const app: any = trellis()
+  app.addHook('preValidation', async () => { throw 'this is an error' }) // eslint-disable-line no-throw-literal
+  app.get('/', () => { throw new Error('the handler must not run') })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 500)
+  assert.equal(res.body, 'this is an error')
+  const seen: unknown[] = []
+  const custom: any = trellis()
+  custom.addHook('onRequest', (_req: any, _reply: any, done: (err: unknown) => void) => { done('plain') })
+  custom.setErrorHandler((err: unknown, _req: any, reply: any) => { seen.push(err); reply.code(418).send({ ok: false }) })
+  custom.get('/', async () => 'never')
+  const res2 = await custom.inject('/')
+  assert.equal(res2.statusCode, 418)
+  assert.deepEqual(seen, ['plain'])
+})
+
 test('a failing onResponse hook stops the later onResponse hooks and logs the request as errored', async () => {
   const { stream, lines } = logCollector()
   const app: any = trellis({ logger: { level: 'error', stream } })
