@@ -10,7 +10,7 @@ import { contextOf, type Context } from './context/context'
 import { kContext } from './context/symbols'
 import { addHookToTree, checkHook, type AnyHook, type HookName } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
-import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, ready as bootReady, runOnClose } from './context/boot'
+import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose } from './context/boot'
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
@@ -81,6 +81,12 @@ export class TrellisInstance {
 
   ready (cb?: Callback): any {
     const root = ctx(this).root
+    if (typeof cb === 'function' && !root.booted && root.stack.length > 0) {
+      // called from a plugin while the tree loads: called back once it has loaded, before onReady hooks
+      onTreeLoaded(root, (err) => cb.call(this, err, this))
+      bootReady(root)
+      return undefined
+    }
     const promise = bootReady(root)
     if (typeof cb === 'function') {
       promise.then(() => cb.call(this, null, this), (err: Error) => cb.call(this, err))

@@ -130,10 +130,16 @@ export function ready (root: RootState): Promise<void> {
   if (root.readyPromise === null) {
     root.readyPromise = (async () => {
       await new Promise<void>((resolve) => process.nextTick(resolve))
-      await drain(root, root.rootNode)
+      try {
+        await drain(root, root.rootNode)
+      } catch (err) {
+        callReadyWhileLoading(root, err as Error)
+        throw err
+      }
       root.booted = true
       root.notFoundRoutes = buildNotFoundRoutes(root.rootContext)
       for (const record of root.routes) buildRoute(record)
+      callReadyWhileLoading(root, null)
       await runOnReady(root)
       root.isReady = true
     })()
@@ -151,6 +157,19 @@ export async function loadForClose (root: RootState): Promise<void> {
   await new Promise<void>((resolve) => process.nextTick(resolve))
   await drain(root, root.rootNode).catch(() => {})
   root.booted = true
+}
+
+/**
+ * `ready(cb)` called by a plugin while the tree loads: as with avvio, the callback runs once the tree
+ * has loaded, in call order, before the onReady hooks (it cannot wait for them: they may depend on it).
+ */
+export function onTreeLoaded (root: RootState, cb: (err: Error | null) => void): void {
+  root.readyWhileLoading.push(cb)
+}
+
+function callReadyWhileLoading (root: RootState, err: Error | null): void {
+  const callbacks = root.readyWhileLoading.splice(0)
+  for (const cb of callbacks) cb(err)
 }
 
 function collectHooks (context: Context, name: 'onReady' | 'onClose', out: Array<{ context: Context; fn: (...a: any[]) => unknown }>): void {

@@ -28,7 +28,8 @@ export function decorate (context: Context, target: DecoratorTarget, name: unkno
   if (typeof name !== 'string' && typeof name !== 'symbol') throw new TypeError('The decorator name must be a string or a symbol')
   const object = targetObject(context, target)
   const label = String(name)
-  if (context.root.booted) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
+  // like Fastify, decorating is possible until the onReady hooks have run (an onReady hook may decorate)
+  if (context.root.isReady) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
   // Only this context's own decorators (and the instance API) conflict: a child may override what an ancestor defined.
   if (Object.prototype.hasOwnProperty.call(object, name) || (target === 'instance' && isInstanceApi(context, name))) {
     throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)

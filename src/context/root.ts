@@ -25,6 +25,8 @@ export class RootState {
   booted = false
   /** onReady hooks ran. */
   isReady = false
+  /** ready(cb) callbacks given while the tree was loading (from a plugin): called once it has loaded, before onReady hooks. */
+  readyWhileLoading: Array<(err: Error | null) => void> = []
   readyPromise: Promise<void> | null = null
   listening = false
   closing = false

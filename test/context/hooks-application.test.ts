@@ -110,6 +110,33 @@ test('close() twice runs onClose hooks once', async () => {
   assert.equal(calls, 1)
 })
 
+test('ready(cb) called by plugins while the tree loads is called back, in call order, before the onReady hooks', async () => {
+  const app: any = trellis()
+  const log: string[] = []
+  app.register((child: any, _opts: unknown, done: () => void) => {
+    child.ready((err: Error | null) => { log.push(`child ready ${String(err)}`) })
+    child.addHook('onReady', async () => { log.push('child onReady') })
+    child.register((grandchild: any, _o: unknown, d: () => void) => {
+      grandchild.ready(() => { log.push('grandchild ready') })
+      d()
+    })
+    done()
+  })
+  app.addHook('onReady', async () => { log.push('root onReady') })
+  await app.ready()
+  log.push('root ready resolved')
+  assert.deepEqual(log, ['child ready null', 'grandchild ready', 'root onReady', 'child onReady', 'root ready resolved'])
+})
+
+test('an onReady hook may still decorate; decorating fails once the onReady hooks have run', async () => {
+  const app: any = trellis()
+  app.addHook('onReady', function (this: any, done: () => void) { this.decorate('fromOnReady', 1); done() })
+  app.addHook('onReady', function (this: any, done: () => void) { assert.equal(this.hasDecorator('fromOnReady'), true); done() })
+  await app.ready()
+  assert.equal(app.fromOnReady, 1)
+  assert.throws(() => app.decorate('late', 1), { code: 'FST_ERR_DEC_AFTER_START' })
+})
+
 test('close() before ready() loads the plugin tree (plugins run, their onClose hooks too) but runs no onReady hook', async () => {
   const app: any = trellis()
   const log: string[] = []
