@@ -199,6 +199,16 @@ export async function runOnClose (root: RootState): Promise<void> {
   if (firstError !== null) throw firstError
 }
 
+/** FST_ERR_HOOK_TIMEOUT, with the loader's own timeout error as `cause` (code AVV_ERR_READY_TIMEOUT, as in Fastify 4.3). */
+function hookTimeoutError (name: string, fn: (...a: any[]) => unknown): Error {
+  const cause = new Error(`Plugin did not start in time: '${fn.name}'. You may have forgotten to call 'done' function or to resolve a Promise`) as Error & { code: string; fn: unknown }
+  cause.code = 'AVV_ERR_READY_TIMEOUT'
+  cause.fn = fn
+  const err = new errorCodes.FST_ERR_HOOK_TIMEOUT(name) as Error & { cause?: unknown }
+  err.cause = cause
+  return err
+}
+
 function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unknown[], timeout: number, name: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false
@@ -212,7 +222,7 @@ function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unkno
     }
     if (timeout > 0) {
       // not unref'd: a hook that never finishes must fail ready(), not let the process exit silently
-      timer = setTimeout(() => done(new errorCodes.FST_ERR_HOOK_TIMEOUT(name)), timeout)
+      timer = setTimeout(() => done(hookTimeoutError(name, fn)), timeout)
     }
     try {
       const result = fn.call(thisArg, ...args, done)

@@ -61,6 +61,15 @@ test('an onReady hook that never finishes fails with FST_ERR_HOOK_TIMEOUT', asyn
   await assert.rejects(app.ready(), { code: 'FST_ERR_HOOK_TIMEOUT' })
 })
 
+test('the onReady timeout error carries the loader timeout as cause (AVV_ERR_READY_TIMEOUT)', async () => {
+  const app: any = trellis({ pluginTimeout: 30 })
+  app.addHook('onReady', function hangs (_done: unknown) {})
+  const err: any = await app.ready().catch((e: unknown) => e)
+  assert.equal(err.code, 'FST_ERR_HOOK_TIMEOUT')
+  assert.equal(err.cause.code, 'AVV_ERR_READY_TIMEOUT')
+  assert.match(err.cause.message, /'hangs'/)
+})
+
 test('an async onReady hook with a done parameter is refused', () => {
   const app: any = trellis()
   assert.throws(() => app.addHook('onReady', async (_done: any) => {}), /Async function has too many arguments/)
