@@ -12,6 +12,7 @@ import { TrellisInstance } from './instance'
 import { RootState } from './context/root'
 import { Context } from './context/context'
 import { ContentTypeParsers } from './lifecycle/content-type-parsers'
+import type { SchemaBucketFactory } from './schema/store'
 import { rootErrorHandler } from './lifecycle/error-handling'
 import { bindClientErrorHandler } from './server/client-error'
 import { errorCodes } from './errors'
@@ -43,7 +44,11 @@ function trellis (options?: TrellisOptions): TrellisInstance {
   const context = new Context(root, null, instance, 'root', '', parsers, rootErrorHandler, log)
   root.rootContext = context
   if (resolved.schemaErrorFormatter !== undefined) context.schemaErrorFormatter = resolved.schemaErrorFormatter.bind(instance)
-  if (resolved.schemaController !== undefined) context.schemaController = resolved.schemaController as never
+  if (resolved.schemaController !== undefined) {
+    const controller = resolved.schemaController as { bucket?: SchemaBucketFactory }
+    context.schemaController = controller as never
+    if (controller.bucket !== undefined) context.schemas.useBucket(controller.bucket)
+  }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (root.isReady) { root.router.lookup(req, res); return }

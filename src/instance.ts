@@ -188,7 +188,7 @@ export class TrellisInstance {
     return this
   }
 
-  getSchemas (): Record<string, unknown> { return ctx(this).schemas.getAll() }
+  getSchemas (): Record<string, unknown> { return ctx(this).schemas.raw() as Record<string, unknown> }
   getSchema (id: string): unknown { return ctx(this).schemas.get(id) }
 
   setValidatorCompiler (compiler: (...args: any[]) => any): this {
@@ -205,7 +205,11 @@ export class TrellisInstance {
 
   setSchemaController (controller: Record<string, unknown>): this {
     assertNotBooted(this, 'setSchemaController')
-    ctx(this).schemaController = controller as never
+    const context = ctx(this)
+    // Fastify 4.3 merges the new options over the inherited ones
+    const merged = { ...(context.schemaController ?? {}), ...controller } as NonNullable<typeof context.schemaController>
+    context.schemaController = merged
+    if (controller.bucket !== undefined) context.schemas.useBucket(controller.bucket as never)
     return this
   }
 

@@ -8,7 +8,7 @@
 import type { RootState } from './root'
 import { kContext } from './symbols'
 import { copyRequestHooks, emptyRequestHooks, type AnyHook, type RequestHooks } from './hooks'
-import { SchemaStore } from '../schema/store'
+import { SchemaStore, type SchemaBucketFactory } from '../schema/store'
 import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
 import { deriveRequestClass, RequestBase, type RequestClass } from '../lifecycle/request'
 import { deriveReplyClass, ReplyBase, type ReplyClass } from '../lifecycle/reply'
@@ -20,7 +20,7 @@ import type { Logger } from '../server/logger'
 export interface NotFoundSetup { handler: (...args: any[]) => unknown; hooks: Partial<Record<'preValidation' | 'preHandler', AnyHook[]>> }
 
 export interface SchemaControllerOptions {
-  bucket?: (parentSchemas?: unknown) => { add(schema: unknown): void; getSchema(id: string): unknown; getSchemas(): Record<string, unknown> }
+  bucket?: SchemaBucketFactory
   compilersFactory?: {
     buildValidator?: (externalSchemas: Record<string, unknown>, ajvServerOptions: unknown) => ValidatorCompiler
     buildSerializer?: (externalSchemas: Record<string, unknown>, serializerOptions: unknown) => SerializerCompiler
@@ -55,6 +55,8 @@ export class Context {
   Reply: ReplyClass
   log: Logger
   logLevel: string | undefined
+  /** Log serializers given to register() here and in ancestors (request loggers get them). */
+  logSerializers: Record<string, (value: any) => unknown> | undefined
 
   constructor (
     readonly root: RootState,
@@ -88,7 +90,7 @@ export class Context {
       this.hooks = copyRequestHooks(parent.hooks)
       this.onRoute = parent.onRoute.slice()
       this.onRegister = parent.onRegister.slice()
-      this.schemas = parent.schemas.child()
+      this.schemas = parent.schemas.child(parent.schemaController?.bucket)
       this.notFound = parent.notFound
       this.validatorCompiler = parent.validatorCompiler
       this.serializerCompiler = parent.serializerCompiler
@@ -102,6 +104,7 @@ export class Context {
     this.errorHandler = errorHandler
     this.log = log
     this.logLevel = parent?.logLevel
+    this.logSerializers = parent?.logSerializers
   }
 
   /** "root -> users -> admin": the chain of plugin names from the root to this context. */
