@@ -115,10 +115,14 @@ export function buildPrefix (parentPrefix: string, pluginPrefix: unknown): strin
 export function createChildInstance (parent: Context, name: string, opts: Record<string, any>): unknown {
   const instance = Object.create(parent.instance)
   const context = new Context(parent.root, parent, instance, name, buildPrefix(parent.prefix, opts.prefix), parent.parsers.child(), parent.errorHandler, parent.log)
-  if (typeof opts.logLevel === 'string') {
-    context.logLevel = opts.logLevel
-    const child = parent.log.child({}) as typeof parent.log
-    child.level = opts.logLevel
+  const serializers = opts.logSerializers !== null && typeof opts.logSerializers === 'object' ? opts.logSerializers as Record<string, (value: any) => unknown> : undefined
+  if (serializers !== undefined) context.logSerializers = { ...parent.logSerializers, ...serializers }
+  if (typeof opts.logLevel === 'string' || serializers !== undefined) {
+    const child = (serializers !== undefined ? parent.log.child({}, { serializers }) : parent.log.child({})) as typeof parent.log
+    if (typeof opts.logLevel === 'string') {
+      context.logLevel = opts.logLevel
+      child.level = opts.logLevel
+    }
     context.log = child
   }
   for (const hook of context.onRegister) hook.call(parent.instance, instance, opts)

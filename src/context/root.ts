@@ -14,7 +14,7 @@ import type { RouteContext } from '../routing/route-context'
 import { findNotFound, type NotFoundEntry } from '../routing/not-found'
 import { handleRequest, preHandler } from '../lifecycle/handle-request'
 import type { ReplyBase } from '../lifecycle/reply'
-import type { Logger } from '../server/logger'
+import { missingDefaultSerializers, type Logger } from '../server/logger'
 import { errorCodes } from '../errors'
 
 export class RootState {
@@ -42,6 +42,8 @@ export class RootState {
   readonly trustProxy: TrustFn | null
   readonly disableRequestLogging: boolean
   readonly genReqId: (req: IncomingMessage) => string
+  /** Default serializers an application-provided pino logger lacks (see missingDefaultSerializers). */
+  readonly serializerFill: Record<string, (value: any) => unknown> | undefined
   readonly routeHandler: (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, route: RouteContext, query: Record<string, unknown>) => void
 
   constructor (readonly options: ResolvedOptions, readonly log: Logger, owner: unknown) {
@@ -51,6 +53,7 @@ export class RootState {
     this.trustProxy = compileTrust(options.trustProxy)
     this.disableRequestLogging = options.disableRequestLogging
     this.genReqId = buildGenReqId(options)
+    this.serializerFill = missingDefaultSerializers(log)
     this.routeHandler = (req, res, params, route, query) => {
       if (this.closing && options.return503OnClosing) { answerClosing(res); return }
       handleRequest(route, req, res, params as Record<string, string>, query)
@@ -83,8 +86,10 @@ export class RootState {
     })
   }
 
-  requestLogger (id: string, level: string | undefined): Logger {
-    const child = this.log.child({ [this.options.requestIdLogLabel]: id }) as Logger
+  requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {
+    const bindings = { [this.options.requestIdLogLabel]: id }
+    if (this.serializerFill !== undefined) serializers = { ...this.serializerFill, ...serializers }
+    const child = (serializers === undefined ? this.log.child(bindings) : this.log.child(bindings, { serializers })) as Logger
     if (level !== undefined && child.level !== level) child.level = level
     return child
   }

@@ -17,7 +17,7 @@ import type { ReplyBase } from './reply'
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
   const root = route.root
   const id = root.genReqId(req)
-  const log = root.requestLogger(id, route.logLevel)
+  const log = root.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
   startRequest(route, request, reply)

@@ -43,6 +43,7 @@ function routeFor (context: Context): RouteContext {
     Reply: nearestDecorated(context.Reply),
     parsers: context.parsers,
     logLevel: context.logLevel,
+    logSerializers: context.logSerializers,
     is404: true,
     notFound: null,
     validates: false,

@@ -46,6 +46,8 @@ export interface RouteContext {
   Reply: ReplyClass
   parsers: ContentTypeParsers
   logLevel: string | undefined
+  /** Serializers of the request logger (register/route logSerializers), undefined when none. */
+  logSerializers: Record<string, (value: any) => unknown> | undefined
   is404: boolean
   /** The 404 route to use for `reply.callNotFound()` from this route. */
   notFound: RouteContext | null

@@ -29,6 +29,7 @@ export interface RouteOptions {
   errorHandler?: ErrorHandlerFn
   bodyLimit?: number
   logLevel?: string
+  logSerializers?: Record<string, (value: any) => unknown>
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   exposeHeadRoute?: boolean
   validatorCompiler?: (...args: any[]) => any
@@ -116,6 +117,7 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   ;(opts as Record<string, unknown>).routePath = path
   ;(opts as Record<string, unknown>).prefix = prefix
   opts.logLevel = opts.logLevel ?? context.logLevel
+  if (context.logSerializers !== undefined || opts.logSerializers !== undefined) opts.logSerializers = { ...context.logSerializers, ...opts.logSerializers }
   if (opts.attachValidation === undefined || opts.attachValidation === null) opts.attachValidation = false
   if (!prefixing) for (const hook of context.onRoute) hook.call(context.instance, opts)
 
@@ -175,6 +177,7 @@ function createRouteContext (context: Context, opts: RouteOptions, url: string):
     Reply: context.Reply,
     parsers: context.parsers,
     logLevel: opts.logLevel,
+    logSerializers: opts.logSerializers,
     is404: false,
     notFound: null,
     validates: false,

@@ -78,6 +78,7 @@ export interface RouteShorthandOptions<G extends RouteGenericInterface = RouteGe
   errorHandler?: (this: any, error: any, request: TypedRequest<G>, reply: TypedReply<G>) => unknown
   bodyLimit?: number
   logLevel?: string
+  logSerializers?: Record<string, (value: any) => unknown>
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   exposeHeadRoute?: boolean
   validatorCompiler?: (input: { schema: any; method: string; url: string; httpPart: string }) => (data: any) => unknown

@@ -46,6 +46,22 @@ const serializers = {
   err: pino.stdSerializers.err
 }
 
+/**
+ * For an application's own pino instance (used as is): the default serializers (req, res, err) it
+ * does not define, given to request loggers so their lines have the usual shape. Undefined when
+ * there is nothing to add or the logger is not pino.
+ */
+export function missingDefaultSerializers (logger: Logger): Record<string, (value: any) => unknown> | undefined {
+  const own = (logger as unknown as Record<symbol, unknown>)[pino.symbols.serializersSym] as Record<string, unknown> | undefined
+  if (own === undefined || own === null) return undefined
+  const missing: Record<string, (value: any) => unknown> = {}
+  let any = false
+  for (const [name, fn] of Object.entries(serializers)) {
+    if (own[name] === undefined) { missing[name] = fn; any = true }
+  }
+  return any ? missing : undefined
+}
+
 function looksLikeLogger (value: Record<string, unknown>): boolean {
   return ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child'].every((m) => typeof value[m] === 'function')
 }
