@@ -203,6 +203,9 @@ export class TrellisInstance {
     return this
   }
 
+  /** Fastify 4.3's type-provider hook: a type-level change only, so at run time the same instance. */
+  withTypeProvider (): this { return this }
+
   setSchemaController (controller: Record<string, unknown>): this {
     assertNotBooted(this, 'setSchemaController')
     const context = ctx(this)

@@ -38,3 +38,10 @@ describe('context compilers after ready', () => {
     await app.close()
   })
 })
+
+describe('withTypeProvider', () => {
+  it('returns the same instance (type providers change types only)', () => {
+    const app = trellis()
+    assert.equal(app.withTypeProvider(), app)
+  })
+})
