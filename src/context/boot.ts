@@ -78,12 +78,14 @@ function drain (root: RootState, node: PluginNode): Promise<void> {
 async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
-  const opts = resolveOptions(node.opts, node.owner)
   const name = pluginName(fn)
   checkPluginMeta(fn, parentContext)
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)
-  const instance = isSkipOverride(fn) ? node.owner : createChildInstance(parentContext, name, opts)
+  // as avvio: an options function is called with the instance the plugin runs in (its own child
+  // context, or the parent for a wrapped plugin), so what it adds there is the plugin's own
+  const instance = isSkipOverride(fn) ? node.owner : createChildInstance(parentContext, name, typeof node.opts === 'function' ? {} : (node.opts ?? {}) as Record<string, any>)
+  const opts = resolveOptions(node.opts, instance)
   if (isSkipOverride(fn) && typeof (fn as unknown as Record<symbol, unknown>)[kDisplayName] === 'string') parentContext.pluginNames.push(name)
   if (!isSkipOverride(fn) && metaName !== undefined) contextOf(instance).registeredPlugins.push(metaName)
   node.instance = instance

@@ -104,8 +104,14 @@ export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name
     }
     if (timeout > 0) {
       timer = setTimeout(() => {
-        const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(`Plugin did not start in time: '${name}'. You may have forgotten to call 'done' function or to resolve a Promise`) as Error & { fn?: unknown }
+        const message = `Plugin did not start in time: '${name}'. You may have forgotten to call 'done' function or to resolve a Promise`
+        // the loader's own error (avvio's AVV_ERR_READY_TIMEOUT in Fastify 4.3) is kept as `cause`
+        const cause = new Error(message) as Error & { code?: string; fn?: unknown }
+        cause.code = 'AVV_ERR_READY_TIMEOUT'
+        cause.fn = fn
+        const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(message) as Error & { fn?: unknown; cause?: unknown }
         err.fn = fn
+        err.cause = cause
         done(err)
       }, timeout)
     }

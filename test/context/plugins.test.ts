@@ -210,6 +210,31 @@ test('a plugin that never calls done fails after pluginTimeout with FST_ERR_PLUG
   assert.ok(Date.now() - start >= 25)
 })
 
+test('the plugin timeout error keeps the loader timeout as cause (AVV_ERR_READY_TIMEOUT)', async () => {
+  const app: any = trellis({ pluginTimeout: 20 })
+  app.register(function stuck (_i: any, _o: any, _done: unknown) {})
+  const err: any = await app.ready().catch((e: unknown) => e)
+  assert.equal(err.code, 'FST_ERR_PLUGIN_TIMEOUT')
+  assert.equal(err.cause.code, 'AVV_ERR_READY_TIMEOUT')
+  assert.match(err.cause.message, /'stuck'/)
+})
+
+test('options given as a function run with the plugin\'s own instance: what they add is the plugin\'s, not its siblings\'', async () => {
+  const app: any = trellis()
+  let child: any
+  let optsInstance: any
+  const seen: unknown[] = []
+  app.register((i: any, _o: any, done: () => void) => { child = i; seen.push(i.local); done() }, (p: any) => { optsInstance = p; p.decorate('local', 'mine'); return {} })
+  app.register((i: any, _o: any, done: () => void) => { seen.push(i.local); done() })
+  // a wrapped plugin's options function gets the parent, like the plugin itself
+  app.register(fp((i: any, _o: any, done: () => void) => { done() }), (p: any) => { p.decorate('shared', true); return {} })
+  await app.ready()
+  assert.equal(optsInstance, child)
+  assert.deepEqual(seen, ['mine', undefined])
+  assert.equal(app.local, undefined)
+  assert.equal(app.shared, true)
+})
+
 test('the timeout error names a plugin by its display name', async () => {
   const app: any = trellis({ pluginTimeout: 20 })
   const plugin: any = (_i: any, _o: any, _done: unknown) => {}
