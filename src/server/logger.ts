@@ -28,7 +28,8 @@ export function silentLogger (): Logger {
   return logger
 }
 
-const serializers = {
+/** The default serializers of request lines (req, res, err). */
+export const serializers = {
   req (req: any) {
     const raw = req.raw ?? req
     return {
