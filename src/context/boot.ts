@@ -44,7 +44,9 @@ export function loadQueued (root: RootState): Promise<void> {
 
 function drain (root: RootState, node: PluginNode): Promise<void> {
   const run = async (): Promise<void> => {
-    let err: Error | null = null
+    // a load error stays with its level (as avvio's): later plugins there are skipped and every later
+    // `after()`, `await` or ready() sees it, until an after callback that takes `err` handles it
+    let err: Error | null = node.error
     while (node.queue.length > 0) {
       const child = node.queue.shift() as PluginNode
       if (child.kind === 'after') {
@@ -67,6 +69,7 @@ function drain (root: RootState, node: PluginNode): Promise<void> {
         err = e as Error
       }
     }
+    node.error = err
     if (err !== null) throw err
   }
   const previous = node.draining ?? Promise.resolve()

@@ -34,6 +34,8 @@ export class PluginNode {
   started = false
   finished = false
   draining: Promise<void> | null = null
+  /** The load error of this level not yet handled by an `after(err)` callback. */
+  error: Error | null = null
   /** The instance the node's function ran with (the parent's for skip-override and after nodes). */
   instance: unknown = null
   constructor (

@@ -118,6 +118,29 @@ test('await app.register(p) rejects with p\'s error', async () => {
   await assert.rejects(async () => { await app.register(async () => { throw new Error('awaited failure') }) }, /awaited failure/)
 })
 
+test('a load error stays: later plugins at that level are skipped, after() and ready() reject with it', async () => {
+  const app: any = trellis()
+  const kaboom = new Error('kaboom')
+  const ran: string[] = []
+  await assert.rejects(async () => { await app.register(async () => { throw kaboom }) }, kaboom)
+  app.register(async () => { ran.push('second') })
+  await assert.rejects(app.after(), kaboom)
+  app.register(async () => { ran.push('third') })
+  await assert.rejects(app.ready(), kaboom)
+  assert.deepEqual(ran, [])
+})
+
+test('an after((err) => ...) callback handles a load error: loading goes on', async () => {
+  const app: any = trellis()
+  const ran: string[] = []
+  app.register(async () => { throw new Error('kaboom') })
+  app.register(async () => { ran.push('skipped') })
+  app.after((err: Error | null) => { ran.push(`handled ${err?.message}`) })
+  app.register(async () => { ran.push('loaded') })
+  await app.ready()
+  assert.deepEqual(ran, ['handled kaboom', 'loaded'])
+})
+
 test('after() with no callback returns a promise that waits for what is queued', async () => {
   const app: any = trellis()
   const { log, plugin } = recorder()
