@@ -5,14 +5,16 @@
 import { errorCodes } from '../errors'
 import type { Context } from './context'
 import { pluginMeta } from './plugins'
-import { satisfies } from './version-range'
+import { rcAcceptsOlder, satisfies } from './version-range'
 import { FASTIFY_COMPAT_VERSION } from '../version'
 
 export function checkPluginMeta (fn: unknown, context: Context): void {
   const meta = pluginMeta(fn)
   if (meta === undefined || meta === null) return
-  if (typeof meta.fastify === 'string' && meta.fastify !== '' && !satisfies(FASTIFY_COMPAT_VERSION, meta.fastify)) {
-    throw new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, FASTIFY_COMPAT_VERSION)
+  // the instance's version (an application or test may override it), as Fastify checks `this.version`
+  const version = typeof context.instance.version === 'string' ? context.instance.version as string : FASTIFY_COMPAT_VERSION
+  if (typeof meta.fastify === 'string' && meta.fastify !== '' && !rcAcceptsOlder(version, meta.fastify) && !satisfies(version, meta.fastify)) {
+    throw new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, version)
   }
   const withName = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
   const decorators = meta.decorators

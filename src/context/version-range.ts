@@ -62,3 +62,17 @@ export function satisfies (versionText: string, range: string): boolean {
     return comparators.every((c) => satisfiesComparator(version.v, c))
   })
 }
+
+/**
+ * Release-candidate rule of Fastify 4.3: a `-rc` framework version loads plugins written for an
+ * earlier release (its version is above the range's first version, e.g. `^98.1.0` for `99.0.0-rc.1`).
+ */
+export function rcAcceptsOlder (versionText: string, range: string): boolean {
+  if (!/-rc.+$/.test(versionText)) return false
+  const version = parseVersion(versionText)
+  const first = /(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(range)
+  if (version === null || first === null) return false
+  const floor: Version = [Number(first[1]), Number(first[2] ?? 0), Number(first[3] ?? 0)]
+  // a prerelease sorts below its release: 99.0.0-rc.1 is not above 99.0.0
+  return compare(version.v, floor) > 0
+}

@@ -328,6 +328,16 @@ test('other fastify ranges: ">=4.0.0" and "^4.1.0" accepted, "3.x" and ">=4.4.0"
   }
 })
 
+test('the version check uses the instance version; a release candidate loads plugins for earlier releases', async () => {
+  for (const [range, ok] of [['99.x', true], ['^98.1.0', true], ['98.x', true], ['100.x', false]] as const) {
+    const app: any = trellis()
+    Object.defineProperty(app, 'version', { value: '99.0.0-rc.1' })
+    app.register(fp(async () => {}, { fastify: range, name: 'p' }))
+    if (ok) await app.ready()
+    else await assert.rejects(app.ready(), { code: 'FST_ERR_PLUGIN_VERSION_MISMATCH', message: /99\.0\.0-rc\.1/ }, range)
+  }
+})
+
 test('plugin-meta dependencies must be registered before the plugin', async () => {
   const app: any = trellis()
   const dependent: any = async () => {}
