@@ -104,7 +104,7 @@ function boolean (opts: TrellisOptions, name: string, fallback: boolean): boolea
   if (raw === undefined || raw === null) return fallback
   if (raw === 'true') return true
   if (raw === 'false') return false
-  if (typeof raw !== 'boolean') invalid(`"${name}" must be a boolean, got ${JSON.stringify(raw)}`)
+  if (typeof raw !== 'boolean') invalid(`"${name}" must be boolean, got ${JSON.stringify(raw)}`)
   return raw
 }
 
@@ -133,7 +133,12 @@ function reqIdGenerator (): (req: IncomingMessage) => string {
 const POISONING = ['error', 'remove', 'ignore'] as const
 
 export function resolveOptions (input: unknown): ResolvedOptions {
-  if (input !== undefined && input !== null && typeof input !== 'object') invalid('options must be an object')
+  if (input !== undefined && input !== null && typeof input !== 'object') {
+    // Fastify 4.3's exact message ('Options must be an object'), with trellis's error code kept
+    const err = new errorCodes.FST_ERR_INIT_OPTS_INVALID('options must be an object')
+    err.message = 'Options must be an object'
+    throw err
+  }
   const opts = (input ?? {}) as TrellisOptions
   const ajv = opts.ajv ?? {}
   if (typeof ajv !== 'object') invalid('"ajv" must be an object')

@@ -52,6 +52,11 @@ test('a non-object options argument is refused', () => {
   assert.throws(() => trellis('fast' as never), { code: 'FST_ERR_INIT_OPTS_INVALID' })
 })
 
+test('a non-object options argument is refused with 4.3\'s message; a bad boolean names the option and says "must be boolean"', () => {
+  assert.throws(() => trellis('lol' as never), { code: 'FST_ERR_INIT_OPTS_INVALID', message: 'Options must be an object' })
+  assert.throws(() => trellis({ jsonShorthand: 'hello' } as never), { code: 'FST_ERR_INIT_OPTS_INVALID', message: /"jsonShorthand" must be boolean/ })
+})
+
 test('numbers and booleans given as strings are coerced like 4.3', () => {
   const app = trellis({ bodyLimit: '2048' as never, caseSensitive: 'false' as never })
   assert.equal(app.initialConfig.bodyLimit, 2048)
