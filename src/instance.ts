@@ -306,8 +306,10 @@ export class TrellisInstance {
     const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
       bootReady(root).then(() => root.router.lookup(req, res), (err: Error) => res.emit('error', err))
     }
-    if (root.closed) {
+    // closing or closed: refused at once (Fastify 4.3's message, trellis's code)
+    if (root.closed || (root.closing && root.booted)) {
       const error = new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
+      error.message = 'Server is closed'
       if (typeof cb === 'function') { cb(error); return undefined }
       return Promise.reject(error)
     }

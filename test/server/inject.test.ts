@@ -57,3 +57,18 @@ test('inject after close fails with FST_ERR_REOPENED_CLOSE_SERVER', async () => 
   await app.close()
   await assert.rejects(app.inject('/'), { code: 'FST_ERR_REOPENED_CLOSE_SERVER' })
 })
+
+test('inject while the instance is closing is refused at once with "Server is closed"', async () => {
+  const app: any = trellis()
+  let finishClose: () => void = () => {}
+  app.addHook('onClose', (_i: unknown, done: () => void) => { finishClose = done })
+  app.get('/', async () => 'x')
+  assert.equal((await app.inject('/')).statusCode, 200)
+  const closing = app.close()
+  await new Promise((resolve) => setImmediate(resolve))
+  await assert.rejects(app.inject('/'), { code: 'FST_ERR_REOPENED_CLOSE_SERVER', message: 'Server is closed' })
+  const viaCallback = await new Promise<Error | null>((resolve) => app.inject('/', (err: Error | null) => resolve(err)))
+  assert.equal(viaCallback?.message, 'Server is closed')
+  finishClose()
+  await closing
+})
