@@ -80,9 +80,10 @@ export function runRequestHooks (
 ): void {
   let i = 0
   const step = (err?: unknown): void => {
+    // a hook that answered or hijacked owns the response: a later error of it is dropped (Fastify 4.3);
     // like Fastify, a non-Error value (a thrown string) reaches the error handlers as it is
-    if (err !== undefined && err !== null) { next(err as Error); return }
     if (reply.sent) return
+    if (err !== undefined && err !== null) { next(err as Error); return }
     if (i === hooks.length) { next(null); return }
     const hook = hooks[i++]
     let result: unknown
@@ -105,10 +106,11 @@ export function runValueHooks (
   let i = 0
   let current = value
   const step = (err?: unknown, newValue?: unknown): void => {
+    // a hook answered (preParsing: `reply.send(); return reply` resolves once the response is out)
+    // or hijacked: the reply owns the request, a later error is dropped
+    if ((reply as { sent?: boolean }).sent === true) return
     if (err !== undefined && err !== null) { next(err as Error, current); return }
     if (newValue !== undefined) current = newValue
-    // a hook answered (preParsing: `reply.send(); return reply` resolves once the response is out)
-    if ((reply as { sent?: boolean }).sent === true) return
     if (i === hooks.length) { next(null, current); return }
     const hook = hooks[i++]
     let result: unknown

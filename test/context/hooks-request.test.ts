@@ -382,6 +382,25 @@ test('a non-Error value thrown by a hook reaches the error handler as it is (a s
   assert.deepEqual(seen, ['plain'])
 })
 
+test('an error thrown by a hook after it hijacked the reply is dropped: no later hook, no error handler, no log', async () => {
+  const { stream, lines } = logCollector()
+  const app: any = trellis({ logger: { level: 'info', stream } })
+  const log: string[] = []
+  app.addHook('preValidation', async (_req: any, reply: any) => {
+    reply.hijack()
+    reply.raw.end('hijacked')
+    throw new Error('This will be skipped')
+  })
+  app.addHook('preHandler', async () => { log.push('preHandler') })
+  app.setErrorHandler(() => { log.push('error handler') })
+  app.get('/', () => { log.push('handler') })
+  const res = await app.inject('/')
+  await settle()
+  assert.equal(res.body, 'hijacked')
+  assert.deepEqual(log, [])
+  assert.deepEqual(lines.filter((l: any) => l.level >= 40), [])
+})
+
 test('a failing onResponse hook stops the later onResponse hooks and logs the request as errored', async () => {
   const { stream, lines } = logCollector()
   const app: any = trellis({ logger: { level: 'error', stream } })
