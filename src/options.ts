@@ -43,6 +43,8 @@ export interface TrellisOptions {
   serverFactory?: (handler: (req: IncomingMessage, res: any) => void, opts: unknown) => any
   https?: Record<string, unknown> | null
   http2?: boolean
+  http2SessionTimeout?: number
+  rewriteUrl?: (this: any, req: IncomingMessage) => string
   /** Called instead of the built-in answer for framework errors (a malformed URL: FST_ERR_BAD_URL). */
   frameworkErrors?: (error: Error, request: any, reply: any) => unknown
   /** Replaces the answer to malformed HTTP (node's 'clientError'); `this` is the instance. */
@@ -83,6 +85,10 @@ export interface ResolvedOptions {
   serverFactory: TrellisOptions['serverFactory']
   https: Record<string, unknown> | null
   http2: boolean
+  http2SessionTimeout: number
+  rewriteUrl: TrellisOptions['rewriteUrl']
+  /** The options as given (read by `initialConfig`). */
+  input: TrellisOptions
   frameworkErrors: TrellisOptions['frameworkErrors']
   clientErrorHandler: TrellisOptions['clientErrorHandler']
 }
@@ -185,14 +191,23 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     serverFactory: fnOrUndefined(opts, 'serverFactory'),
     https: (opts.https ?? null),
     http2: boolean(opts, 'http2', false),
+    http2SessionTimeout: integer(opts, 'http2SessionTimeout', 72000),
+    rewriteUrl: fnOrUndefined(opts, 'rewriteUrl'),
+    input: opts,
     frameworkErrors: fnOrUndefined(opts, 'frameworkErrors'),
     clientErrorHandler: fnOrUndefined(opts, 'clientErrorHandler')
   }
 }
 
-/** The serializable view of the options (`instance.initialConfig`), frozen. */
+/**
+ * The serializable view of the options (`instance.initialConfig`), deeply frozen, shaped like
+ * 4.3's: the validated options with their defaults, `http2`/`https`/`forceCloseConnections`/
+ * `constraints` only when given, and never a secret: `https` shows `allowHTTP1` only (or `true`),
+ * functions given as options (serverFactory, genReqId, logger, ...) are left out.
+ */
 export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unknown>> {
-  return Object.freeze({
+  const given = o.input
+  const config: Record<string, unknown> = {
     connectionTimeout: o.connectionTimeout,
     keepAliveTimeout: o.keepAliveTimeout,
     maxRequestsPerSocket: o.maxRequestsPerSocket,
@@ -200,8 +215,6 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
     bodyLimit: o.bodyLimit,
     caseSensitive: o.caseSensitive,
     allowUnsafeRegex: o.allowUnsafeRegex,
-    http2: o.http2,
-    https: o.https !== null ? true : undefined,
     ignoreTrailingSlash: o.ignoreTrailingSlash,
     ignoreDuplicateSlashes: o.ignoreDuplicateSlashes,
     disableRequestLogging: o.disableRequestLogging,
@@ -212,6 +225,45 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
     pluginTimeout: o.pluginTimeout,
     requestIdHeader: o.requestIdHeader,
     requestIdLogLabel: o.requestIdLogLabel,
+    http2SessionTimeout: o.http2SessionTimeout,
     exposeHeadRoutes: o.exposeHeadRoutes
-  })
+  }
+  if (given.http2 !== undefined && given.http2 !== null) config.http2 = o.http2
+  if (given.https !== undefined) config.https = httpsView(given.https)
+  if (given.forceCloseConnections !== undefined) config.forceCloseConnections = o.forceCloseConnections
+  if (given.constraints !== undefined && given.constraints !== null) config.constraints = clonePlain(given.constraints)
+  if (given.versioning !== undefined && given.versioning !== null) config.versioning = clonePlain(given.versioning)
+  return deepFreeze(config)
+}
+
+/** `https` as initialConfig shows it: keys and certificates never appear. */
+function httpsView (https: unknown): unknown {
+  if (https === null || typeof https === 'boolean') return https
+  const allowHTTP1 = (https as Record<string, unknown>).allowHTTP1
+  return typeof allowHTTP1 === 'boolean' ? { allowHTTP1 } : true
+}
+
+/** Copies plain objects and arrays (cycles kept); anything else is shared as is. */
+function clonePlain (value: unknown, seen = new Map<object, unknown>()): unknown {
+  if (value === null || typeof value !== 'object') return value
+  const proto = Object.getPrototypeOf(value)
+  const isArray = Array.isArray(value)
+  if (!isArray && proto !== Object.prototype && proto !== null) return value
+  if (seen.has(value)) return seen.get(value)
+  const copy: Record<string, unknown> | unknown[] = isArray ? [] : {}
+  seen.set(value, copy)
+  for (const key of Object.keys(value)) (copy as Record<string, unknown>)[key] = clonePlain((value as Record<string, unknown>)[key], seen)
+  return copy
+}
+
+/** Freezes an object and everything it holds, except typed arrays/Buffers (which cannot be frozen). */
+export function deepFreeze<T> (object: T, seen = new Set<object>()): T {
+  if (object === null || typeof object !== 'object' || seen.has(object)) return object
+  seen.add(object)
+  for (const name of Object.getOwnPropertyNames(object)) {
+    const value = (object as Record<string, unknown>)[name]
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) continue
+    if (value !== null && typeof value === 'object') deepFreeze(value, seen)
+  }
+  return Object.freeze(object)
 }
