@@ -51,8 +51,8 @@ function trellis (options?: TrellisOptions): TrellisInstance {
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (root.isReady) { root.router.lookup(req, res); return }
-    instance.ready().then(() => root.router.lookup(req, res), (err: Error) => {
+    if (root.isReady) { root.dispatch(req, res); return }
+    instance.ready().then(() => root.dispatch(req, res), (err: Error) => {
       log.error({ err }, 'request received before the server could start')
       res.statusCode = 500
       res.end()

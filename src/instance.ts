@@ -314,9 +314,9 @@ export class TrellisInstance {
       return Promise.reject(error)
     }
     // once ready, inject dispatches synchronously: invalid options throw to the caller (as in Fastify)
-    if (root.isReady && !root.closing) return lightMyRequest((req, res) => root.router.lookup(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
+    if (root.isReady && !root.closing) return lightMyRequest((req, res) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
     if (typeof cb === 'function') {
-      bootReady(root).then(() => lightMyRequest((req, res) => root.router.lookup(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
+      bootReady(root).then(() => lightMyRequest((req, res) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
       return undefined
     }
     return lightMyRequest(dispatch as never, opts as never)

@@ -16,6 +16,7 @@ import { handleRequest, preHandler } from '../lifecycle/handle-request'
 import type { ReplyBase } from '../lifecycle/reply'
 import { missingDefaultSerializers, type Logger } from '../server/logger'
 import { errorCodes } from '../errors'
+import { withPreRouting, type Dispatch } from '../server/pre-routing'
 
 export class RootState {
   rootContext!: Context
@@ -38,6 +39,8 @@ export class RootState {
   initialConfig: Readonly<Record<string, unknown>> = Object.freeze({})
   notFoundRoutes: NotFoundEntry[] = []
   readonly router: Router
+  /** A raw request's entry (server listener and inject): version check, rewriteUrl, then the router. */
+  readonly dispatch: Dispatch
   server: Server | null = null
   readonly trustProxy: TrustFn | null
   readonly disableRequestLogging: boolean
@@ -84,6 +87,7 @@ export class RootState {
         reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
       }
     })
+    this.dispatch = withPreRouting(options, log, owner, (req, res) => this.router.lookup(req, res))
   }
 
   requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {
@@ -119,7 +123,10 @@ export class RootState {
 
 function answerClosing (res: ServerResponse): void {
   const body = JSON.stringify({ statusCode: 503, code: 'FST_ERR_SERVER_CLOSING', error: 'Service Unavailable', message: 'Service Unavailable' })
-  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
+  // HTTP/2 has no connection header (node:http2 refuses it); its session closes on its own
+  if ((res as unknown as { stream?: unknown }).stream === undefined) headers.connection = 'close'
+  res.writeHead(503, headers)
   res.end(body)
 }
 

@@ -10,6 +10,7 @@ import dns from 'node:dns'
 import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
 import type { Logger } from './logger'
+import { createHttp2Server, closeHttp2Sessions, type Http2RequestListener } from './http2'
 
 export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
@@ -17,6 +18,8 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
   let server: http.Server
   if (options.serverFactory !== undefined) {
     server = options.serverFactory(listener, options)
+  } else if (options.http2) {
+    server = createHttp2Server(options.https, options.http2SessionTimeout, listener as unknown as Http2RequestListener) as unknown as http.Server
   } else {
     const serverOptions: http.ServerOptions = {
       requestTimeout: options.requestTimeout,
@@ -28,7 +31,7 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       : http.createServer(serverOptions, listener)
   }
   if (typeof server.setTimeout === 'function') server.setTimeout(options.connectionTimeout)
-  if (options.serverFactory === undefined) server.keepAliveTimeout = options.keepAliveTimeout
+  if (options.serverFactory === undefined && !options.http2) server.keepAliveTimeout = options.keepAliveTimeout
   return server
 }
 
@@ -88,6 +91,8 @@ export function closeServer (server: http.Server, forceClose: boolean | 'idle'):
   return new Promise((resolve) => {
     if (!server.listening) { resolve(); return }
     server.close(() => resolve())
+    closeHttp2Sessions(server, forceClose === true)
+    if (typeof server.closeAllConnections !== 'function') return
     if (forceClose === true) server.closeAllConnections()
     else if (forceClose === 'idle') server.closeIdleConnections()
   })

@@ -1,0 +1,46 @@
+/**
+ * HTTP/2 servers (`http2: true`, with `https` for TLS and `https.allowHTTP1` for HTTP/1 fallback):
+ * node:http2's compatibility API hands trellis request/response objects shaped like node:http's,
+ * so they go through the same request path. This file owns what HTTP/2 adds: sessions. Each
+ * session closes after `http2SessionTimeout` ms of inactivity; on close(), sessions close
+ * gracefully (no new streams, open streams finish) once their open streams are done, or at
+ * once with `forceCloseConnections: true`.
+ */
+import http2 from 'node:http2'
+
+export type Http2RequestListener = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
+
+interface SessionState { open: number; closing: boolean }
+
+const sessionsOf = new WeakMap<object, Map<http2.Http2Session, SessionState>>()
+
+export function createHttp2Server (https: Record<string, unknown> | null, sessionTimeout: number, listener: Http2RequestListener): http2.Http2Server | http2.Http2SecureServer {
+  const server = https !== null ? http2.createSecureServer(https, listener) : http2.createServer(listener)
+  const sessions = new Map<http2.Http2Session, SessionState>()
+  sessionsOf.set(server, sessions)
+  server.on('session', (session: http2.Http2Session) => {
+    const state: SessionState = { open: 0, closing: false }
+    sessions.set(session, state)
+    session.once('close', () => sessions.delete(session))
+    session.setTimeout(sessionTimeout, () => { session.close() })
+    session.on('stream', (stream: http2.Http2Stream) => {
+      state.open++
+      stream.once('close', () => {
+        state.open--
+        if (state.closing && state.open === 0) session.close()
+      })
+    })
+  })
+  return server
+}
+
+/** On server close: close each HTTP/2 session when idle (now, or after its open streams), or destroy them all. */
+export function closeHttp2Sessions (server: object, force: boolean): void {
+  const sessions = sessionsOf.get(server)
+  if (sessions === undefined) return
+  for (const [session, state] of sessions) {
+    if (force) { session.destroy(); continue }
+    state.closing = true
+    if (state.open === 0) session.close()
+  }
+}

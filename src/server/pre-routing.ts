@@ -1,0 +1,45 @@
+/**
+ * What happens to a raw request before the router sees it: the HTTP version check (a version the
+ * server does not serve is answered 505: HTTP/1.x for node:http(s), HTTP/2 for http2 servers, plus
+ * HTTP/1.x with `https.allowHTTP1`; skipped with a custom `serverFactory`), then the `rewriteUrl`
+ * option (a non-string result destroys the request instead of routing it).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ResolvedOptions } from '../options'
+import type { Logger } from './logger'
+
+const VERSION_NOT_SUPPORTED = '{"error":"HTTP Version Not Supported","message":"HTTP Version Not Supported","statusCode":505}'
+
+export function supportedHttpVersions (options: ResolvedOptions): Set<string> | null {
+  if (options.serverFactory !== undefined) return null
+  if (!options.http2) return new Set(['1.0', '1.1'])
+  const allowHTTP1 = options.https !== null && options.https.allowHTTP1 === true
+  return new Set(allowHTTP1 ? ['2.0', '1.0', '1.1'] : ['2.0'])
+}
+
+export type Dispatch = (req: IncomingMessage, res: ServerResponse) => void
+
+export function withPreRouting (options: ResolvedOptions, log: Logger, owner: unknown, dispatch: Dispatch): Dispatch {
+  const versions = supportedHttpVersions(options)
+  const rewriteUrl = options.rewriteUrl
+  return (req, res) => {
+    if (versions !== null && !versions.has(req.httpVersion)) {
+      res.writeHead(505, { 'content-type': 'application/json', 'content-length': String(VERSION_NOT_SUPPORTED.length) })
+      res.end(VERSION_NOT_SUPPORTED)
+      return
+    }
+    if (rewriteUrl !== undefined) {
+      const originalUrl = req.url
+      const url: unknown = rewriteUrl.call(owner, req)
+      if (url !== originalUrl) {
+        if (typeof url !== 'string') {
+          req.destroy(new Error(`Rewrite url for "${String(originalUrl)}" needs to be of type "string" but received "${typeof url}"`))
+          return
+        }
+        log.debug({ originalUrl, url }, 'rewrite url')
+        req.url = url
+      }
+    }
+    dispatch(req, res)
+  }
+}
