@@ -1,10 +1,12 @@
 /**
  * decorate / decorateRequest / decorateReply and their `has*` checks. Instance decorators are own
  * properties of the context's instance (children inherit through the prototype chain); request and
- * reply decorators live on the context's Request/Reply prototypes. Errors name the context chain.
+ * reply decorators live on the context's Request/Reply prototypes, and value decorators are also
+ * written on each instance by its constructor (one hidden class). Errors name the context chain.
  */
 import { errorCodes } from '../errors'
 import type { Context } from './context'
+import type { FieldCarrier } from '../lifecycle/instance-fields'
 
 export type DecoratorTarget = 'instance' | 'request' | 'reply'
 
@@ -39,6 +41,11 @@ export function decorate (context: Context, target: DecoratorTarget, name: unkno
     Object.defineProperty(object, name, { get: value.getter, set: value.setter, configurable: true, enumerable: false })
   } else {
     object[name] = value
+    // value decorators of requests and replies are also set on each instance by its constructor
+    if (target !== 'instance' && typeof value !== 'function') {
+      const cls = (target === 'request' ? context.Request : context.Reply) as unknown as FieldCarrier
+      cls.ownFields.push({ key: name, value })
+    }
   }
   if (target === 'request') context.Request.decorated = true
   if (target === 'reply') context.Reply.decorated = true

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http'
 import { errorCodes } from '../errors'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
+import { applyInstanceFields, initFieldCarrier, type DecoratedField, type FieldCarrier } from './instance-fields'
 import type { RequestBase } from './request'
 import { runValueHooks } from '../context/hooks'
 import { handleError, type ErrorHandler } from './error-handling'
@@ -27,6 +28,8 @@ export type HeaderValue = string | number | string[] | undefined
 
 export class ReplyBase {
   static decorated = false
+  static ownFields: DecoratedField[] = []
+  static instanceFields: DecoratedField[] = []
   raw: ServerResponse
   request: RequestBase
   log: Logger
@@ -62,6 +65,7 @@ export class ReplyBase {
     this.sending = 0
     this.startTime = performance.now()
     this.endTime = undefined
+    applyInstanceFields(this, (new.target as unknown as FieldCarrier).instanceFields)
   }
 
   get server (): any { return this.context.server }
@@ -349,6 +353,7 @@ export function sendError (reply: ReplyBase, error: unknown): void {
 export function deriveReplyClass (parent: ReplyClass | typeof ReplyBase): ReplyClass {
   const Derived = class extends (parent as typeof ReplyBase) {} as unknown as ReplyClass
   Derived.decorated = false
+  initFieldCarrier(Derived as unknown as FieldCarrier)
   /** The parent context's class (Fastify exposes it as `.parent`). */
   Object.defineProperty(Derived, 'parent', { value: parent })
   return Derived

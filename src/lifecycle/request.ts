@@ -1,12 +1,14 @@
 /**
  * The Request object handed to hooks and handlers. Every field is set in the constructor so all
- * requests share one hidden class; per-context subclasses carry `decorateRequest` values on their
- * prototypes, so a child's decorator reads as undefined in its parent and siblings.
+ * requests share one hidden class; per-context subclasses carry `decorateRequest` decorators (value
+ * decorators also become per-instance fields, see ./instance-fields.ts), so a child's decorator reads
+ * as undefined in its parent and siblings.
  */
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
+import { applyInstanceFields, initFieldCarrier, type DecoratedField, type FieldCarrier } from './instance-fields'
 import { clientAddress, clientAddresses } from '../server/proxy'
 import type { ValidatorFn } from '../schema/validation'
 import { compileValidationSchema, getValidationFunction, validateInput } from '../schema/route-schema-api'
@@ -19,6 +21,8 @@ export interface RequestClass {
 
 export class RequestBase {
   static decorated = false
+  static ownFields: DecoratedField[] = []
+  static instanceFields: DecoratedField[] = []
   id: string
   params: Record<string, string>
   raw: IncomingMessage
@@ -39,6 +43,7 @@ export class RequestBase {
     this.context = context
     this.validationError = undefined
     this.additionalHeaders = undefined
+    applyInstanceFields(this, (new.target as unknown as FieldCarrier).instanceFields)
   }
 
   get headers (): Record<string, any> {
@@ -123,6 +128,7 @@ function lastListItem (value: string): string {
 export function deriveRequestClass (parent: RequestClass | typeof RequestBase): RequestClass {
   const Derived = class extends (parent as typeof RequestBase) {} as unknown as RequestClass
   Derived.decorated = false
+  initFieldCarrier(Derived as unknown as FieldCarrier)
   /** The parent context's class (Fastify exposes it as `.parent`). */
   Object.defineProperty(Derived, 'parent', { value: parent })
   return Derived

@@ -12,6 +12,7 @@ import type { RequestClass } from '../lifecycle/request'
 import type { ReplyClass } from '../lifecycle/reply'
 import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
 import { compileRouteSchemas } from '../schema/compile-route'
+import { resolveInstanceFields, type FieldCarrier } from '../lifecycle/instance-fields'
 
 export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const
 const supported = new Set<string>(supportedMethods)
@@ -213,5 +214,6 @@ export function nearestDecorated<T extends RequestClass | ReplyClass> (cls: T): 
     if (parent === null || typeof parent !== 'function' || !('decorated' in parent)) break
     current = parent
   }
+  resolveInstanceFields(current as unknown as FieldCarrier)
   return current
 }

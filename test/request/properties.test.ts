@@ -1,5 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import trellis from '../../src/index'
 import { listen, request } from '../helpers'
 
@@ -75,12 +78,18 @@ test('custom querystringParser option', async () => {
   await app.close()
 })
 
-test('Request and Reply keep one hidden class: fields are own, decorators live on prototypes', async () => {
+test('Request and Reply keep one shape: value decorators are fields set by the constructor, methods stay on the prototype', async () => {
   const app = trellis()
   app.decorateRequest('user', null)
+  app.decorateRequest('greet', function () { return 'hi' })
   app.decorateReply('extra', null)
   const requests: any[] = []
   const replies: any[] = []
+  let n = 0
+  app.addHook('preHandler', async (req: any, reply: any) => {
+    // every other request assigns the decorated fields: the shape must not depend on it
+    if (n++ % 2 === 1) { req.user = { id: 1 }; reply.extra = 'x' }
+  })
   app.get('/a', async (req, reply) => { requests.push(req); replies.push(reply); return 'a' })
   app.post('/b', async (req, reply) => { requests.push(req); replies.push(reply); return 'b' })
   await app.inject('/a')
@@ -89,8 +98,30 @@ test('Request and Reply keep one hidden class: fields are own, decorators live o
   assert.deepEqual(Object.keys(requests[0]), Object.keys(requests[1]))
   assert.deepEqual(Object.keys(replies[0]), Object.keys(replies[1]))
   assert.equal(Object.getPrototypeOf(requests[0]), Object.getPrototypeOf(requests[1]))
-  assert.ok(!Object.prototype.hasOwnProperty.call(requests[0], 'user'))
-  assert.ok('user' in requests[0])
-  assert.ok(!Object.prototype.hasOwnProperty.call(replies[0], 'extra'))
-  assert.ok('extra' in replies[0])
+  assert.ok(Object.prototype.hasOwnProperty.call(requests[0], 'user'))
+  assert.equal(requests[0].user, null)
+  assert.deepEqual(requests[1].user, { id: 1 })
+  assert.ok(!Object.prototype.hasOwnProperty.call(requests[0], 'greet'))
+  assert.equal(requests[0].greet(), 'hi')
+  assert.ok(Object.prototype.hasOwnProperty.call(replies[0], 'extra'))
+})
+
+test('V8 sees one hidden class for requests and replies whose decorated fields were assigned (built package, %HaveSameMap)', () => {
+  const entry = join(__dirname, '..', '..', 'dist', 'entry', 'index.cjs')
+  assert.ok(existsSync(entry), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
+  const script = `
+    const app = require(${JSON.stringify(entry)})()
+    app.decorateRequest('user', null); app.decorateReply('extra', null)
+    let first = null; let same = []
+    app.addHook('preHandler', (req, reply, done) => { if (first) { req.user = 'u'; reply.extra = 'e' } done() })
+    app.get('/', (req, reply) => {
+      if (first) same.push(%HaveSameMap(first.req, req), %HaveSameMap(first.reply, reply))
+      else first = { req, reply }
+      reply.send('ok')
+    })
+    app.inject('/').then(() => app.inject('/')).then(() => { console.log(JSON.stringify(same)) })
+  `
+  const result = spawnSync(process.execPath, ['--allow-natives-syntax', '-e', script], { encoding: 'utf8', timeout: 30000 })
+  assert.equal(result.status, 0, result.stderr)
+  assert.deepEqual(JSON.parse(result.stdout.trim()), [true, true])
 })

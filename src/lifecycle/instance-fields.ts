@@ -1,0 +1,35 @@
+/**
+ * Value decorators of Request and Reply (`decorateRequest('user', null)`) become fields that every
+ * instance gets in its constructor, so assigning them later (`request.user = ...` in a hook) never
+ * changes the object's hidden class: all requests of a route keep one shape (a V8 performance
+ * rule, and what Fastify 4.3 does). Methods and getter/setter decorators stay on the prototype.
+ */
+export interface DecoratedField { key: string | symbol; value: unknown }
+
+export interface FieldCarrier {
+  /** Value decorators defined by this very class (its context). */
+  ownFields: DecoratedField[]
+  /** All value decorators of this class and its ancestors, resolved at ready(). */
+  instanceFields: DecoratedField[]
+}
+
+export function initFieldCarrier (cls: Partial<FieldCarrier>): void {
+  cls.ownFields = []
+  cls.instanceFields = []
+}
+
+/** Resolves `instanceFields` from the root class down to `cls` (a child's field overrides its parent's). */
+export function resolveInstanceFields (cls: FieldCarrier): void {
+  const chain: FieldCarrier[] = []
+  for (let c: any = cls; c !== null && typeof c === 'function' && Array.isArray(c.ownFields); c = Object.getPrototypeOf(c)) {
+    if (Object.prototype.hasOwnProperty.call(c, 'ownFields')) chain.unshift(c)
+  }
+  const byKey = new Map<string | symbol, DecoratedField>()
+  for (const c of chain) for (const field of c.ownFields) byKey.set(field.key, field)
+  cls.instanceFields = [...byKey.values()]
+}
+
+/** Writes the fields on a new instance (called at the end of the constructors). */
+export function applyInstanceFields (target: any, fields: DecoratedField[]): void {
+  for (let i = 0; i < fields.length; i++) target[fields[i].key] = fields[i].value
+}
