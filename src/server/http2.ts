@@ -3,8 +3,7 @@
  * node:http2's compatibility API hands trellis request/response objects shaped like node:http's,
  * so they go through the same request path. This file owns what HTTP/2 adds: sessions. Each
  * session closes after `http2SessionTimeout` ms of inactivity; on close(), sessions close
- * gracefully (no new streams, open streams finish) once their open streams are done, or at
- * once with `forceCloseConnections: true`.
+ * gracefully (see closeHttp2Sessions).
  */
 import http2 from 'node:http2'
 
@@ -34,13 +33,26 @@ export function createHttp2Server (https: Record<string, unknown> | null, sessio
   return server
 }
 
-/** On server close: close each HTTP/2 session when idle (now, or after its open streams), or destroy them all. */
+/**
+ * On server close, each HTTP/2 session closes (GOAWAY: no new streams) once its open streams are
+ * done, but only after one round trip (a PING): a request the client sent before it learnt of the
+ * close is still answered (503 while closing) instead of being refused mid-flight.
+ * `forceCloseConnections: true` destroys the sessions instead.
+ */
 export function closeHttp2Sessions (server: object, force: boolean): void {
   const sessions = sessionsOf.get(server)
   if (sessions === undefined) return
   for (const [session, state] of sessions) {
     if (force) { session.destroy(); continue }
-    state.closing = true
-    if (state.open === 0) session.close()
+    if (state.closing || session.closed || session.destroyed) continue
+    const closeWhenIdle = (): void => {
+      state.closing = true
+      if (state.open === 0 && !session.closed && !session.destroyed) session.close()
+    }
+    try {
+      if (!session.ping(() => { closeWhenIdle() })) closeWhenIdle()
+    } catch {
+      closeWhenIdle()
+    }
   }
 }
