@@ -304,7 +304,7 @@ export class TrellisInstance {
   inject (opts?: unknown, cb?: (err: Error | null, res?: unknown) => void): any {
     const root = ctx(this).root
     const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-      bootReady(root).then(() => root.router.lookup(req, res), (err: Error) => res.emit('error', err))
+      bootReady(root).then(() => root.dispatch(req, res), (err: Error) => res.emit('error', err))
     }
     // closing or closed: refused at once (Fastify 4.3's message, trellis's code)
     if (root.closed || (root.closing && root.booted)) {
