@@ -30,7 +30,11 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       ? https.createServer({ ...options.https, ...serverOptions }, listener)
       : http.createServer(serverOptions, listener)
   }
-  if (typeof server.setTimeout === 'function') server.setTimeout(options.connectionTimeout)
+  // a custom server (serverFactory) keeps the timeouts its factory gave it
+  if (options.serverFactory === undefined) server.setTimeout(options.connectionTimeout)
+  if (options.input.forceCloseConnections === 'idle' && typeof (server as Partial<http.Server>).closeIdleConnections !== 'function') {
+    throw new errorCodes.FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE()
+  }
   if (options.serverFactory === undefined && !options.http2) server.keepAliveTimeout = options.keepAliveTimeout
   return server
 }
