@@ -338,17 +338,21 @@ export class TrellisInstance {
       }
     })()
     if (callback !== undefined) {
-      promise.then((address) => callback(null, address), (err: Error) => callback(err))
+      promise.then((address) => callback(null, address), (err: Error) => callback(err, null))
       return undefined
     }
     return promise
   }
 
+  /**
+   * The bound address. For a Unix socket / named pipe the entry is the path string (as Fastify
+   * 4.3 at runtime); typed as Fastify's declaration (AddressInfo[]) so typed code stays compatible.
+   */
   addresses (): Array<import('node:net').AddressInfo> {
     const server = ctx(this).root.server
     const address = server?.address()
-    if (address === null || address === undefined || typeof address === 'string') return []
-    return [address]
+    if (address === null || address === undefined) return []
+    return [address as import('node:net').AddressInfo]
   }
 
   close (cb?: Callback): any {

@@ -40,7 +40,7 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
 }
 
 export interface ListenOptions { port?: number | string; host?: string; backlog?: number; path?: string; exclusive?: boolean; ipv6Only?: boolean; readableAll?: boolean; writableAll?: boolean; signal?: AbortSignal }
-export type ListenCallback = (err: Error | null, address?: string) => void
+export type ListenCallback = (err: Error | null, address?: string | null) => void
 
 /** Normalizes listen(opts, cb), listen(port, host, backlog, cb), listen(port, cb), listen(cb). */
 export function parseListenArgs (args: unknown[]): { options: ListenOptions; callback: ListenCallback | undefined } {
