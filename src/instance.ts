@@ -168,6 +168,15 @@ export class TrellisInstance {
     return this
   }
 
+  addConstraintStrategy (strategy: Record<string, unknown>): this {
+    const root = ctx(this).root
+    if (root.booted) throw new Error('Cannot add constraint strategy when fastify instance is already started!')
+    root.router.addConstraintStrategy(strategy)
+    return this
+  }
+
+  hasConstraintStrategy (name: string): boolean { return ctx(this).root.router.hasConstraintStrategy(name) }
+
   printRoutes (opts?: Record<string, unknown>): string {
     return ctx(this).root.router.prettyPrint(opts)
   }

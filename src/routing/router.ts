@@ -27,6 +27,10 @@ export interface Router {
   has(method: string, path: string, constraints?: Record<string, unknown>): boolean
   lookup(req: IncomingMessage, res: ServerResponse): void
   prettyPrint(opts?: Record<string, unknown>): string
+  /** A custom constraint strategy (find-my-way's shape: name, storage, deriveConstraint, validate). */
+  addConstraintStrategy(strategy: Record<string, unknown>): void
+  /** True for a custom strategy, or a built-in one (version, host) once a route uses it. */
+  hasConstraintStrategy(name: string): boolean
   /** What answers a request no route matches (by default: the 404 routes). */
   defaultRoute: (req: IncomingMessage, res: ServerResponse) => void
 }
@@ -77,6 +81,12 @@ export function createRouter (options: RouterOptions): Router {
     },
     prettyPrint (opts) {
       return fmw.prettyPrint(opts as never)
+    },
+    addConstraintStrategy (strategy) {
+      fmw.addConstraintStrategy(strategy as never)
+    },
+    hasConstraintStrategy (name) {
+      return fmw.hasConstraintStrategy(name)
     },
     // find-my-way reads its `defaultRoute` field at each miss (not in its typings)
     get defaultRoute () { return (fmw as unknown as { defaultRoute: (req: IncomingMessage, res: ServerResponse) => void }).defaultRoute },
