@@ -3,6 +3,7 @@
  * child context per plugin (or reusing the parent's for skip-override plugins), and `ready()`.
  */
 import { errorCodes } from '../errors'
+import { loaderTimeoutError, untilDone } from './with-timeout'
 import { Context, contextOf } from './context'
 import type { RootState } from './root'
 import {
@@ -210,38 +211,18 @@ export async function runOnClose (root: RootState): Promise<void> {
 
 /** FST_ERR_HOOK_TIMEOUT, with the loader's own timeout error as `cause` (code AVV_ERR_READY_TIMEOUT, as in Fastify 4.3). */
 function hookTimeoutError (name: string, fn: (...a: any[]) => unknown): Error {
-  const cause = new Error(`Plugin did not start in time: '${fn.name}'. You may have forgotten to call 'done' function or to resolve a Promise`) as Error & { code: string; fn: unknown }
-  cause.code = 'AVV_ERR_READY_TIMEOUT'
-  cause.fn = fn
   const err = new errorCodes.FST_ERR_HOOK_TIMEOUT(name) as Error & { cause?: unknown }
-  err.cause = cause
+  err.cause = loaderTimeoutError(fn.name, fn)
   return err
 }
 
 function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unknown[], timeout: number, name: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false
-    let timer: NodeJS.Timeout | undefined
-    const done = (err?: unknown): void => {
-      if (settled) return
-      settled = true
-      if (timer !== undefined) clearTimeout(timer)
-      if (err !== undefined && err !== null) reject(err)
-      else resolve()
-    }
-    if (timeout > 0) {
-      // not unref'd: a hook that never finishes must fail ready(), not let the process exit silently
-      timer = setTimeout(() => done(hookTimeoutError(name, fn)), timeout)
-    }
-    try {
-      const result = fn.call(thisArg, ...args, done)
-      if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
-        (result as PromiseLike<unknown>).then(() => done(), (err: unknown) => done(err ?? new Error(`${name} hook rejected`)))
-      } else if (fn.length <= args.length) {
-        done()
-      }
-    } catch (err) {
-      done(err)
+  return untilDone(timeout, () => hookTimeoutError(name, fn), (done) => {
+    const result = fn.call(thisArg, ...args, done)
+    if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+      (result as PromiseLike<unknown>).then(() => done(), (err: unknown) => done(err ?? new Error(`${name} hook rejected`)))
+    } else if (fn.length <= args.length) {
+      done()
     }
   })
 }

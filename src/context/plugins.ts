@@ -6,6 +6,7 @@
  * (and `await instance`) loads what is queued so far.
  */
 import { errorCodes } from '../errors'
+import { loaderTimeoutError, untilDone } from './with-timeout'
 import { kDisplayName, kPluginMeta, kSkipOverride } from './symbols'
 
 export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) => unknown
@@ -94,36 +95,15 @@ export async function resolvePluginFunction (plugin: unknown): Promise<PluginFn>
  * `done`. A function that does neither within `timeout` ms fails with FST_ERR_PLUGIN_TIMEOUT.
  */
 export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name: string, timeout: number, markReturn: () => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false
-    let timer: NodeJS.Timeout | undefined
-    const done = (err?: unknown): void => {
-      if (settled) return
-      settled = true
-      if (timer !== undefined) clearTimeout(timer)
-      if (err !== undefined && err !== null) reject(err)
-      else resolve()
-    }
-    if (timeout > 0) {
-      timer = setTimeout(() => {
-        const message = `Plugin did not start in time: '${name}'. You may have forgotten to call 'done' function or to resolve a Promise`
-        // the loader's own error (avvio's AVV_ERR_READY_TIMEOUT in Fastify 4.3) is kept as `cause`
-        const cause = new Error(message) as Error & { code?: string; fn?: unknown }
-        cause.code = 'AVV_ERR_READY_TIMEOUT'
-        cause.fn = fn
-        const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(message) as Error & { fn?: unknown; cause?: unknown }
-        err.fn = fn
-        err.cause = cause
-        done(err)
-      }, timeout)
-    }
-    let result: unknown
-    try {
-      result = fn(instance, opts, done)
-    } catch (err) {
-      done(err)
-      return
-    }
+  const onTimeout = (): Error => {
+    const cause = loaderTimeoutError(name, fn)
+    const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(cause.message) as Error & { fn?: unknown; cause?: unknown }
+    err.fn = fn
+    err.cause = cause
+    return err
+  }
+  return untilDone(timeout, onTimeout, (done) => {
+    const result = fn(instance, opts, done)
     if (isThenable(result)) {
       markReturn()
       result.then(() => process.nextTick(done), (err: unknown) => process.nextTick(done, err ?? new Error(`plugin '${name}' rejected without a reason`)))

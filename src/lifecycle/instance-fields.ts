@@ -33,3 +33,15 @@ export function resolveInstanceFields (cls: FieldCarrier): void {
 export function applyInstanceFields (target: any, fields: DecoratedField[]): void {
   for (let i = 0; i < fields.length; i++) target[fields[i].key] = fields[i].value
 }
+
+/**
+ * A per-context subclass of Request or Reply: what a context decorates goes on its own class, so
+ * its parent and siblings never see it. `parent` is the parent context's class (Fastify exposes it).
+ */
+export function deriveDecoratableClass<T extends abstract new (...args: any[]) => object> (parent: T): T & { decorated: boolean } {
+  const Derived = class extends (parent as unknown as new (...args: any[]) => object) {} as unknown as T & { decorated: boolean }
+  Derived.decorated = false
+  initFieldCarrier(Derived as unknown as FieldCarrier)
+  Object.defineProperty(Derived, 'parent', { value: parent })
+  return Derived
+}

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http'
 import { errorCodes } from '../errors'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
-import { applyInstanceFields, initFieldCarrier, type DecoratedField, type FieldCarrier } from './instance-fields'
+import { applyInstanceFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import type { RequestBase } from './request'
 import { runValueHooks } from '../context/hooks'
 import { handleError, type ErrorHandler } from './error-handling'
@@ -351,10 +351,5 @@ export function sendError (reply: ReplyBase, error: unknown): void {
 }
 
 export function deriveReplyClass (parent: ReplyClass | typeof ReplyBase): ReplyClass {
-  const Derived = class extends (parent as typeof ReplyBase) {} as unknown as ReplyClass
-  Derived.decorated = false
-  initFieldCarrier(Derived as unknown as FieldCarrier)
-  /** The parent context's class (Fastify exposes it as `.parent`). */
-  Object.defineProperty(Derived, 'parent', { value: parent })
-  return Derived
+  return deriveDecoratableClass(parent as typeof ReplyBase) as unknown as ReplyClass
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
-import { applyInstanceFields, initFieldCarrier, type DecoratedField, type FieldCarrier } from './instance-fields'
+import { applyInstanceFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import { clientAddress, clientAddresses } from '../server/proxy'
 import type { ValidatorFn } from '../schema/validation'
 import { compileValidationSchema, getValidationFunction, validateInput } from '../schema/route-schema-api'
@@ -126,10 +126,5 @@ function lastListItem (value: string): string {
 }
 
 export function deriveRequestClass (parent: RequestClass | typeof RequestBase): RequestClass {
-  const Derived = class extends (parent as typeof RequestBase) {} as unknown as RequestClass
-  Derived.decorated = false
-  initFieldCarrier(Derived as unknown as FieldCarrier)
-  /** The parent context's class (Fastify exposes it as `.parent`). */
-  Object.defineProperty(Derived, 'parent', { value: parent })
-  return Derived
+  return deriveDecoratableClass(parent as typeof RequestBase) as unknown as RequestClass
 }
