@@ -19,6 +19,7 @@ import type { Logger } from './server/logger'
 import type { HookHandler, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
+import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './schema/compile-route'
 
 type Callback = (err: Error | null, ...rest: any[]) => void
@@ -226,7 +227,7 @@ export class TrellisInstance {
   }
 
   setSchemaErrorFormatter (formatter: (errors: unknown[], dataVar: string) => Error): this {
-    if (typeof formatter !== 'function') throw new TypeError('schemaErrorFormatter must be a function')
+    assertSchemaErrorFormatter(formatter)
     assertNotBooted(this, 'setSchemaErrorFormatter')
     ctx(this).schemaErrorFormatter = formatter.bind(this)
     return this

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { errorCodes } from './errors'
+import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
@@ -128,6 +129,13 @@ function fnOrUndefined<T> (opts: TrellisOptions, name: string): T | undefined {
   return raw as T
 }
 
+/** Fastify 4.3 checks a truthy formatter only, with its own messages. */
+function schemaErrorFormatter (raw: unknown): TrellisOptions['schemaErrorFormatter'] {
+  if (raw === undefined || raw === null || raw === false || raw === 0 || raw === '') return undefined
+  assertSchemaErrorFormatter(raw)
+  return raw
+}
+
 function reqIdGenerator (): (req: IncomingMessage) => string {
   let next = 0
   return () => {
@@ -163,7 +171,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     bodyLimit: integer(opts, 'bodyLimit', 1048576, 1),
     pluginTimeout: integer(opts, 'pluginTimeout', 10000),
     ajv: { customOptions: {}, plugins: [], ...ajv },
-    schemaErrorFormatter: fnOrUndefined(opts, 'schemaErrorFormatter'),
+    schemaErrorFormatter: schemaErrorFormatter(opts.schemaErrorFormatter),
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),
     ignoreDuplicateSlashes: boolean(opts, 'ignoreDuplicateSlashes', false),

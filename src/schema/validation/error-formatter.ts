@@ -22,3 +22,16 @@ export const defaultSchemaErrorFormatter: SchemaErrorFormatter = function defaul
   for (let i = 1; i < errors.length; i++) text += ', ' + describe(errors[i], dataVar)
   return new Error(text)
 }
+
+/**
+ * A schema error formatter must be a synchronous function (Fastify 4.3's checks and messages):
+ * it builds the 400 error inline, so an async one would hand back a Promise instead of an Error.
+ */
+export function assertSchemaErrorFormatter (formatter: unknown): asserts formatter is SchemaErrorFormatter {
+  if (typeof formatter !== 'function') {
+    throw new Error(`schemaErrorFormatter option should be a function, instead got ${typeof formatter}`)
+  }
+  if (formatter.constructor?.name === 'AsyncFunction') {
+    throw new Error('schemaErrorFormatter option should not be an async function')
+  }
+}
