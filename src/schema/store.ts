@@ -5,6 +5,7 @@
  * through ONE resolver (./ref-resolver.ts) built on `getAll()`.
  */
 import { errorCodes } from '../errors'
+import { unwrapFluentSchema } from './fluent'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -54,7 +55,8 @@ export class SchemaStore {
     return this.bucket !== null ? this.bucket.getSchemas() : this.getAll()
   }
 
-  add (schema: unknown): void {
+  add (input: unknown): void {
+    const schema = unwrapFluentSchema(input)
     if (schema === null || typeof schema !== 'object') throw new errorCodes.FST_ERR_SCH_MISSING_ID()
     const id = (schema as JsonSchema).$id
     if (typeof id !== 'string' || id === '') throw new errorCodes.FST_ERR_SCH_MISSING_ID()

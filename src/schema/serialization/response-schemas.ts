@@ -6,6 +6,7 @@
  */
 import { errorCodes } from '../../errors'
 import type { SerializerCompiler, SerializerFn } from './index'
+import { unwrapFluentSchema } from '../fluent'
 
 export interface ResponseSerializers {
   /** The serializer for a response status: exact code -> class (`2xx`) -> `default`. */
@@ -37,7 +38,8 @@ const SCHEMA_MARKERS: Record<string, (v: unknown) => boolean> = {
 }
 
 /** Fastify 4.3's response shorthand: `{ a: { type: 'string' } }` means `{ type: 'object', properties: { ... } }`. */
-export function normalizeResponseSchema (schema: unknown): unknown {
+export function normalizeResponseSchema (input: unknown): unknown {
+  const schema = unwrapFluentSchema(input)
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
   const s = schema as Record<string, unknown>
   for (const key of Object.keys(SCHEMA_MARKERS)) {

@@ -4,6 +4,7 @@
  * names are case-insensitive and Node gives them lowercased). Never mutates the user's objects.
  */
 import type { HttpPart } from './types'
+import { unwrapFluentSchema } from '../fluent'
 
 /** Keywords whose presence means "this is already a real schema", as Fastify 4.3 decides. */
 const FULL_SCHEMA_MARKERS = ['$ref', 'oneOf', 'allOf', 'anyOf', '$merge', '$patch'] as const
@@ -16,13 +17,6 @@ export function isPlainSchemaObject (schema: unknown): schema is Record<string, 
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return false
   const proto = Object.getPrototypeOf(schema)
   return proto === Object.prototype || proto === null
-}
-
-/** A fluent-json-schema builder (Fastify accepts them and uses `.valueOf()`). */
-function isFluentSchema (schema: unknown): schema is { valueOf(): unknown } {
-  if (schema === null || typeof schema !== 'object') return false
-  const s = schema as Record<string | symbol, unknown>
-  return s.isFluentSchema === true || s.isFluentJSONSchema === true || s[Symbol.for('fluent-schema-object')] === true
 }
 
 export interface NormalizeOptions {
@@ -66,7 +60,7 @@ const memo = {
  * The same input object (and options) always yields the same output object.
  */
 export function normalizeSchema (schema: unknown, part: HttpPart, options: NormalizeOptions = {}): unknown {
-  if (isFluentSchema(schema)) schema = schema.valueOf()
+  schema = unwrapFluentSchema(schema)
   if (!isPlainSchemaObject(schema)) return schema
   const shorthand = options.jsonShorthand !== false
   const headers = part === 'headers'
