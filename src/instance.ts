@@ -117,6 +117,11 @@ export class TrellisInstance {
   hasReplyDecorator (name: string | symbol): boolean { return hasDecorator(ctx(this), 'reply', name) }
 
   // ---------------------------------------------------------------- hooks
+  /** Fastify/avvio's `onClose(fn)`: the same as `addHook('onClose', fn)`, `fn(instance, done)`. */
+  onClose (fn: (instance: this, done: (err?: Error) => void) => unknown): this {
+    return this.addHook('onClose', fn as AnyHook)
+  }
+
   addHook (name: HookName, fn: AnyHook): this {
     checkHook(name, fn)
     const context = ctx(this)

@@ -309,3 +309,16 @@ test('a hung onReady hook fails ready() even when nothing else keeps the process
   const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8', timeout: 20000 })
   assert.equal(out.stdout.trim(), 'rejected FST_ERR_HOOK_TIMEOUT')
 })
+
+test('instance.onClose(fn) registers an onClose hook called with the instance at close()', async () => {
+  const app = trellis()
+  const seen: unknown[] = []
+  app.register(async (child) => {
+    child.decorate('marker', 'child')
+    child.onClose((instance: any, done: () => void) => { seen.push(instance.marker); done() })
+  })
+  await app.ready()
+  assert.deepEqual(seen, [])
+  await app.close()
+  assert.deepEqual(seen, ['child'])
+})
