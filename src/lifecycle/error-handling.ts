@@ -122,6 +122,12 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
     reply.raw.statusCode = 500
     payload = serializeError(500, serializationError as Error)
   }
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+    // a custom serializer compiler returned something that cannot be written (Fastify 4.3's answer:
+    // the invalid-payload error's own fields, no status text)
+    const invalid = new errorCodes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
+    payload = JSON.stringify({ statusCode: invalid.statusCode, code: invalid.code, message: invalid.message })
+  }
   reply.headersStore['content-type'] = 'application/json; charset=utf-8'
   reply.headersStore['content-length'] = String(Buffer.byteLength(payload))
   done(payload)

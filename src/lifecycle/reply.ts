@@ -278,10 +278,14 @@ const INVALID_TRAILERS = new Set([
   'authorization', 'set-cookie', 'content-encoding', 'content-type', 'content-range', 'trailer'
 ])
 
+/**
+ * Fastify 4.3's order: the context's reply serializer (setReplySerializer) is the application's
+ * explicit choice and wins over the route's response schema; then the schema; then JSON.
+ */
 export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number): string {
+  if (context.replySerializer !== null) return context.replySerializer(payload, statusCode)
   const fn = context.serializers?.forStatus(statusCode)
   if (fn !== undefined) return fn(payload)
-  if (context.replySerializer !== null) return context.replySerializer(payload, statusCode)
   return JSON.stringify(payload)
 }
 

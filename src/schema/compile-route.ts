@@ -11,6 +11,7 @@ import {
   type RouteSchema, type ValidatorCompiler, type ValidatorCompilerFactory
 } from './validation'
 import { compileResponseSerializers, createDefaultSerializerCompiler, type SerializerCompiler } from './serialization'
+import type { Rounding } from './serialization/runtime'
 
 const REQUEST_PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const
 
@@ -99,5 +100,6 @@ export function defaultSerializerCompiler (context: Context): SerializerCompiler
   const shared = context.schemas.getAll()
   const factory = context.schemaController?.compilersFactory?.buildSerializer
   if (factory !== undefined) return factory(shared, context.root.options.serializerOpts)
-  return createDefaultSerializerCompiler(shared)
+  const { rounding } = (context.root.options.serializerOpts ?? {}) as { rounding?: Rounding }
+  return createDefaultSerializerCompiler(shared, { rounding })
 }

@@ -170,6 +170,33 @@ test('setReplySerializer applies to the context and its children', async () => {
   await app.close()
 })
 
+test('setReplySerializer wins over the route response schema (Fastify 4.3 order)', async () => {
+  const app = trellis()
+  let schemaSerializerCalls = 0
+  app.setReplySerializer((p: unknown, statusCode: number) => `${statusCode}:${JSON.stringify(p)}`)
+  app.get('/', {
+    schema: { response: { '2xx': { type: 'object', properties: { a: { type: 'integer' } } } } },
+    serializerCompiler: () => () => { schemaSerializerCalls++; return 'schema' }
+  }, async () => ({ a: 1, b: 2 }))
+  assert.equal((await app.inject('/')).body, '200:{"a":1,"b":2}')
+  assert.equal(schemaSerializerCalls, 0)
+  await app.close()
+})
+
+test('an error serialized by a schema serializer that returns a non-string answers FST_ERR_REP_INVALID_PAYLOAD_TYPE', async () => {
+  const app = trellis()
+  app.setSerializerCompiler(() => () => ({ not: 'a string' }) as never)
+  app.get('/', { schema: { response: { 500: { type: 'object' } } } }, async () => { throw new Error('ops') })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 500)
+  assert.deepEqual(res.json(), {
+    statusCode: 500,
+    code: 'FST_ERR_REP_INVALID_PAYLOAD_TYPE',
+    message: "Attempted to send payload of invalid type 'object'. Expected a string or Buffer."
+  })
+  await app.close()
+})
+
 test('a non-serializable payload for a non-JSON type fails with FST_ERR_REP_INVALID_PAYLOAD_TYPE', async () => {
   const app = trellis()
   app.get('/', (_req, reply) => { reply.type('text/html').send({ not: 'a string' }) })

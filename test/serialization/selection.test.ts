@@ -36,3 +36,13 @@ test('build failures are FST_ERR_SCH_SERIALIZATION_BUILD naming the route', () =
   assert.throws(() => compileResponseSerializers({ method: 'POST', url: '/u', compiler, responseSchemas: { 200: { $ref: 'nope#' } } }),
     (err: Error & { code?: string }) => err.code === 'FST_ERR_SCH_SERIALIZATION_BUILD' && /POST/.test(err.message) && /\/u/.test(err.message) && /nope#/.test(err.message))
 })
+
+test('the serializerOpts server option sets the default compiler\'s integer rounding', async () => {
+  const { default: trellis } = await import('../../src/index')
+  const app = trellis({ serializerOpts: { rounding: 'ceil' } })
+  app.get('/', { schema: { response: { '2xx': { type: 'integer' } } } }, (_req: unknown, reply: any) => { reply.send(4.2) })
+  assert.equal((await app.inject('/')).body, '5')
+  const plain = trellis()
+  plain.get('/', { schema: { response: { '2xx': { type: 'integer' } } } }, (_req: unknown, reply: any) => { reply.send(4.2) })
+  assert.equal((await plain.inject('/')).body, '4')
+})

@@ -31,9 +31,12 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
   return fn
 }
 
-/** The default serializer compiler for one set of shared schemas (`SchemaStore.getAll()`). */
-export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: { debug?: boolean } = {}): SerializerCompiler {
+/**
+ * The default serializer compiler for one set of shared schemas (`SchemaStore.getAll()`).
+ * `rounding` comes from the `serializerOpts` server option (fast-json-stringify's option name).
+ */
+export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}): SerializerCompiler {
   return function defaultSerializerCompiler ({ schema }: SerializerCompilerInput): SerializerFn {
-    return compileSerializer(schema, { sharedSchemas, debug: options.debug })
+    return compileSerializer(schema, { sharedSchemas, debug: options.debug, rounding: options.rounding })
   }
 }
