@@ -58,11 +58,6 @@ export function shorthandOptions (method: string | string[], url: string, option
   return Object.assign({}, opts, { method, url, path: url, handler: fn ?? opts?.handler }) as RouteOptions
 }
 
-function joinPrefix (prefix: string, path: string): string {
-  if (path[0] === '/' && prefix.endsWith('/')) return prefix + path.slice(1)
-  return prefix + path
-}
-
 function checkOptions (opts: RouteOptions, methods: string[], path: string): void {
   for (const method of methods) {
     if (typeof method !== 'string' || !supported.has(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(String(method))
@@ -103,8 +98,14 @@ export function addRoute (context: Context, input: RouteOptions): void {
     else if (mode === 'no-slash') register(context, opts, '', prefix, false)
     else {
       register(context, opts, '', prefix, false)
-      if (!root.options.ignoreTrailingSlash) register(context, { ...opts }, path, prefix, true)
+      // the '/' twin is `prefix + '/'`; it would collide with the '' route when slashes are
+      // ignored or merged (a prefix ending in '/' gives 'prefix//', which merges into 'prefix/')
+      const { ignoreTrailingSlash, ignoreDuplicateSlashes } = root.options
+      if (!ignoreTrailingSlash && (!ignoreDuplicateSlashes || !prefix.endsWith('/'))) register(context, { ...opts }, path, prefix, true)
     }
+  } else if (path[0] === '/' && prefix.endsWith('/')) {
+    // '/prefix/' + '/route' is registered as '/prefix/route'
+    register(context, opts, path.slice(1), prefix, false)
   } else {
     register(context, opts, path, prefix, false)
   }
@@ -112,7 +113,7 @@ export function addRoute (context: Context, input: RouteOptions): void {
 
 function register (context: Context, opts: RouteOptions, path: string, prefix: string, prefixing: boolean, autoHead = false): void {
   const root = context.root
-  const url = joinPrefix(prefix, path)
+  const url = prefix + path
   opts.url = url
   opts.path = url
   ;(opts as Record<string, unknown>).routePath = path

@@ -102,6 +102,17 @@ test('route "/" under a prefix answers both /prefix and /prefix/ (prefixTrailing
   await app.close()
 })
 
+test('route "/" under a prefix ending in "/" answers /prefix/ only, with or without ignoreDuplicateSlashes', async () => {
+  for (const ignoreDuplicateSlashes of [false, true]) {
+    const app = trellis({ ignoreDuplicateSlashes })
+    app.register(async (p) => { p.get('/', async () => 'root') }, { prefix: '/prefix/' })
+    await app.ready()
+    assert.equal((await app.inject('/prefix/')).body, 'root', `ignoreDuplicateSlashes ${ignoreDuplicateSlashes}`)
+    if (!ignoreDuplicateSlashes) assert.equal((await app.inject('/prefix')).statusCode, 404)
+    await app.close()
+  }
+})
+
 test('ignoreDuplicateSlashes collapses //', async () => {
   const app = trellis({ ignoreDuplicateSlashes: true })
   app.get('/a/b', async () => 'ab')
