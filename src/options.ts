@@ -136,6 +136,13 @@ function schemaErrorFormatter (raw: unknown): TrellisOptions['schemaErrorFormatt
   return raw
 }
 
+/** Fastify 4.3 checks a truthy parser only, with its own message. */
+function querystringParser (raw: unknown): TrellisOptions['querystringParser'] {
+  if (raw === undefined || raw === null || raw === false || raw === 0 || raw === '') return undefined
+  if (typeof raw !== 'function') throw new Error(`querystringParser option should be a function, instead got '${typeof raw}'`)
+  return raw as TrellisOptions['querystringParser']
+}
+
 function reqIdGenerator (): (req: IncomingMessage) => string {
   let next = 0
   return () => {
@@ -192,7 +199,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     onConstructorPoisoning: oneOf(opts, 'onConstructorPoisoning', POISONING, 'error'),
     disableRequestLogging: boolean(opts, 'disableRequestLogging', false),
     constraints: opts.constraints,
-    querystringParser: fnOrUndefined(opts, 'querystringParser'),
+    querystringParser: querystringParser(opts.querystringParser),
     serializerOpts: (opts.serializerOpts ?? {}),
     schemaController: opts.schemaController,
     jsonShorthand: boolean(opts, 'jsonShorthand', true),

@@ -57,6 +57,10 @@ test('a non-object options argument is refused with 4.3\'s message; a bad boolea
   assert.throws(() => trellis({ jsonShorthand: 'hello' } as never), { code: 'FST_ERR_INIT_OPTS_INVALID', message: /"jsonShorthand" must be boolean/ })
 })
 
+test('a querystringParser that is not a function is refused with 4.3\'s message', () => {
+  assert.throws(() => trellis({ querystringParser: 10 } as never), { message: "querystringParser option should be a function, instead got 'number'" })
+})
+
 test('numbers and booleans given as strings are coerced like 4.3', () => {
   const app = trellis({ bodyLimit: '2048' as never, caseSensitive: 'false' as never })
   assert.equal(app.initialConfig.bodyLimit, 2048)
