@@ -2,7 +2,7 @@
  * State shared by the whole tree: options, router, logger, the plugin loader's stack, lifecycle
  * flags, the routes waiting to be built, and the server.
  */
-import type { IncomingMessage, ServerResponse, Server } from 'node:http'
+import { METHODS, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
 import { compileTrust, type TrustFn } from '../server/proxy'
 import { parse as parseQuery } from 'node:querystring'
 import type { Context } from './context'
@@ -17,6 +17,8 @@ import type { ReplyBase } from '../lifecycle/reply'
 import { missingDefaultSerializers, type Logger } from '../server/logger'
 import { errorCodes } from '../errors'
 import { withPreRouting, type Dispatch } from '../server/pre-routing'
+
+const KNOWN_METHODS = new Set(METHODS)
 
 export class RootState {
   rootContext!: Context
@@ -71,23 +73,36 @@ export class RootState {
       querystringParser: options.querystringParser,
       onNotFound: (req, res) => {
         if (this.closing && options.return503OnClosing) { answerClosing(res); return }
+        if (!KNOWN_METHODS.has(req.method ?? '')) {
+          // a method Node does not know (only HTTP/2 lets one through): no 404 route covers it;
+          // Fastify 4.3's fallback answers a plain 404 'Not Found'
+          const { reply } = this.bareRequest(req, res)
+          reply.code(404).send(new Error('Not Found'))
+          return
+        }
         const url = req.url ?? '/'
         const q = url.indexOf('?')
         const query = q === -1 ? {} : (options.querystringParser ?? parseQuery)(url.slice(q + 1))
         handleRequest(this.notFoundFor(url), req, res, {}, query)
       },
       onBadUrl: (path, req, res) => {
-        const route = this.notFoundFor('/')
-        const id = this.genReqId(req)
-        const log = this.requestLogger(id, undefined)
-        const request = new route.Request(id, {}, req, {}, log, route)
-        const reply = new route.Reply(res, request, log)
-        if (!this.disableRequestLogging) log.info({ req: request }, 'incoming request')
+        const { request, reply, log } = this.bareRequest(req, res)
         if (options.frameworkErrors !== undefined) { options.frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
         reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
       }
     })
     this.dispatch = withPreRouting(options, log, owner, (req, res) => this.router.lookup(req, res))
+  }
+
+  /** A request/reply on the root 404 route, for answers given before routing (bad URL, unknown method); logs 'incoming request'. */
+  private bareRequest (req: IncomingMessage, res: ServerResponse): { request: InstanceType<RouteContext['Request']>, reply: InstanceType<RouteContext['Reply']>, log: Logger } {
+    const route = this.notFoundFor('/')
+    const id = this.genReqId(req)
+    const log = this.requestLogger(id, undefined)
+    const request = new route.Request(id, {}, req, {}, log, route)
+    const reply = new route.Reply(res, request, log)
+    if (!this.disableRequestLogging) log.info({ req: request }, 'incoming request')
+    return { request, reply, log }
   }
 
   requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {

@@ -45,6 +45,21 @@ test('HTTP/2 (http2: true) over a real socket with the node:http2 client: routes
   }
 })
 
+test('HTTP/2: a method Node does not know answers 404 with message \'Not Found\'', async () => {
+  const app = trellis({ http2: true })
+  app.get('/', async () => ({ hello: 'world' }))
+  const { port } = await listen(app)
+  const session = http2.connect(`http://127.0.0.1:${port}`)
+  try {
+    const res = await h2request(session, { ':method': 'UNKNOWN_METHOD', ':path': '/' })
+    assert.equal(res.headers[':status'], 404)
+    assert.deepEqual(JSON.parse(res.body), { statusCode: 404, error: 'Not Found', message: 'Not Found' })
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
+
 test('HTTP/2 close(): a request sent right before close() is answered 503, and close() does not wait for the session timeout', async () => {
   const app = trellis({ http2: true })
   app.get('/', async () => ({}))
