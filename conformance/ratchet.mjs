@@ -54,6 +54,12 @@ function normalise (all, name) {
 async function main () {
   const ratchet = loadRatchet()
   const all = listFiles()
+  // Counts are credited as in the docs: never above what the real fastify@4.3.0 passes on this
+  // machine (extra points, e.g. from log lines the ceiling does not print, are not progress).
+  const ceilingFile = join(CONF, 'baseline-fastify.json')
+  const ceiling = existsSync(ceilingFile) ? JSON.parse(readFileSync(ceilingFile, 'utf8')).files : {}
+  const credit = (f, n) => (ceiling[f] && typeof ceiling[f].passed === 'number') ? Math.min(n, ceiling[f].passed) : n
+  for (const f of Object.keys(ratchet.files)) ratchet.files[f] = credit(f, ratchet.files[f])
   const timeoutSec = Number(args.timeout) || ratchet.timeoutSec || 60
   const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
 
@@ -64,7 +70,8 @@ async function main () {
       // keep CI fast and deterministic: skip files that hung or ran long (they would cost up to
       // the per-file timeout in every `npm test`); add them later with --add once they are quick.
       if (r.timedOut || r.passed <= 0 || r.durationMs > 30000) continue
-      if (!(f in ratchet.files) || r.passed > ratchet.files[f]) { ratchet.files[f] = r.passed; raised++ }
+      const got = credit(f, r.passed)
+      if (!(f in ratchet.files) || got > ratchet.files[f]) { ratchet.files[f] = got; raised++ }
     }
     const total = saveRatchet(ratchet)
     log(`[ratchet] raised/added ${raised} files from results.json; committed total ${total}`)
@@ -86,6 +93,7 @@ async function main () {
   let raised = 0
   for (const r of results) {
     const want = ratchet.files[r.file]
+    r.passed = credit(r.file, r.passed)
     if (want !== undefined && r.passed < want) {
       regressions.push(r)
       log(`[ratchet] REGRESSION ${r.file}: ${r.passed} passed, committed ${want}` +
