@@ -25,6 +25,8 @@ export interface RouterOptions {
 export interface Router {
   on(method: string, path: string, constraints: Record<string, unknown>, handler: RouteHandler, store: RouteContext, auto?: boolean): void
   has(method: string, path: string, constraints?: Record<string, unknown>): boolean
+  /** True when a request for `path` with these constraint values would reach a route (an unconstrained route matches any value). */
+  matches(method: string, path: string, constraints?: Record<string, unknown>): boolean
   lookup(req: IncomingMessage, res: ServerResponse): void
   prettyPrint(opts?: Record<string, unknown>): string
   /** A custom constraint strategy (find-my-way's shape: name, storage, deriveConstraint, validate). */
@@ -75,6 +77,9 @@ export function createRouter (options: RouterOptions): Router {
     },
     has (method, path, constraints = {}) {
       return fmw.hasRoute(method as never, path, constraints as never)
+    },
+    matches (method, path, constraints = {}) {
+      return fmw.find(method as never, path, constraints as never) !== null
     },
     lookup (req, res) {
       fmw.lookup(req as never, res as never)

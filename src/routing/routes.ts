@@ -134,9 +134,10 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   root.routes.push({ context, options: opts, method: String(opts.method), url: finalUrl, route })
 
   // A GET route also answers HEAD (exposeHeadRoutes), as a route of its own that onRoute hooks
-  // see, unless the application declared its own HEAD route for the same path.
+  // see, unless a HEAD route of the application already answers it (an unconstrained HEAD route
+  // answers requests of any constraint value, as in Fastify 4.3).
   const exposeHead = opts.exposeHeadRoute ?? root.options.exposeHeadRoutes
-  if (!autoHead && exposeHead && opts.method === 'GET' && !root.router.has('HEAD', finalUrl, constraints)) {
+  if (!autoHead && exposeHead && opts.method === 'GET' && !root.router.matches('HEAD', finalUrl, constraints)) {
     const onSend = opts.onSend === undefined ? [headOnSend] : ([] as unknown[]).concat(opts.onSend, headOnSend)
     register(context, { ...opts, method: 'HEAD', onSend, exposeHeadRoute: false }, path, prefix, prefixing, true)
   }

@@ -57,3 +57,14 @@ test('exposeHeadRoute: true on a route overrides exposeHeadRoutes: false', async
   assert.equal((await app.inject({ method: 'HEAD', url: '/yes' })).statusCode, 200)
   await app.close()
 })
+
+test('an unconstrained HEAD route answers HEAD for a constrained GET route declared after it (no automatic HEAD)', async () => {
+  const app = trellis()
+  app.route({ method: 'HEAD', url: '/', handler: (_req, reply) => { reply.header('x-from', 'head').type('text/plain').send('custom') } })
+  app.route({ method: 'GET', url: '/', constraints: { host: 'fastify.io' }, handler: async () => ({ hello: 'world' }) })
+  const head = await app.inject({ method: 'HEAD', url: '/', headers: { host: 'fastify.io' } })
+  assert.equal(head.statusCode, 200)
+  assert.equal(head.headers['x-from'], 'head')
+  assert.equal(head.headers['content-type'], 'text/plain')
+  await app.close()
+})
