@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import { errorCodes } from './errors'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
+import { withVersioning, type VersioningOption } from './routing/versioning'
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
@@ -143,6 +144,16 @@ function querystringParser (raw: unknown): TrellisOptions['querystringParser'] {
   return raw as TrellisOptions['querystringParser']
 }
 
+/** The deprecated `versioning` option: an object with `storage` and `deriveVersion` (Fastify 4.3's schema). */
+function versioning (raw: unknown): VersioningOption | undefined {
+  if (raw === undefined || raw === null || raw === false) return undefined
+  if (typeof raw !== 'object') invalid('"versioning" must be object')
+  for (const key of ['storage', 'deriveVersion']) {
+    if (!(key in (raw as object))) invalid(`"versioning" must have required property '${key}'`)
+  }
+  return raw as VersioningOption
+}
+
 function reqIdGenerator (): (req: IncomingMessage) => string {
   let next = 0
   return () => {
@@ -198,7 +209,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     onProtoPoisoning: oneOf(opts, 'onProtoPoisoning', POISONING, 'error'),
     onConstructorPoisoning: oneOf(opts, 'onConstructorPoisoning', POISONING, 'error'),
     disableRequestLogging: boolean(opts, 'disableRequestLogging', false),
-    constraints: opts.constraints,
+    constraints: withVersioning(opts.constraints, versioning(opts.versioning)),
     querystringParser: querystringParser(opts.querystringParser),
     serializerOpts: (opts.serializerOpts ?? {}),
     schemaController: opts.schemaController,

@@ -13,6 +13,7 @@ import type { ReplyClass } from '../lifecycle/reply'
 import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
 import { compileRouteSchemas } from '../schema/compile-route'
 import { resolveInstanceFields, type FieldCarrier } from '../lifecycle/instance-fields'
+import { emitDeprecation } from '../warnings'
 
 export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const
 const supported = new Set<string>(supportedMethods)
@@ -124,7 +125,10 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   if (!prefixing) for (const hook of context.onRoute) hook.call(context.instance, opts)
 
   const constraints = { ...(opts.constraints ?? {}) }
-  if (opts.version !== undefined) constraints.version = opts.version
+  if (opts.version !== undefined && opts.version !== null && opts.version !== '') {
+    emitDeprecation('FSTDEP008')
+    constraints.version = opts.version
+  }
   const finalMethods = (Array.isArray(opts.method) ? opts.method : [opts.method]).map((m) => String(m).toUpperCase())
   const finalUrl = opts.url ?? url
   const route = createRouteContext(context, opts, finalUrl)
