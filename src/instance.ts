@@ -224,8 +224,17 @@ export class TrellisInstance {
   setSchemaController (controller: Record<string, unknown>): this {
     assertNotBooted(this, 'setSchemaController')
     const context = ctx(this)
-    // Fastify 4.3 merges the new options over the inherited ones
-    const merged = { ...(context.schemaController ?? {}), ...controller } as NonNullable<typeof context.schemaController>
+    // Fastify 4.3 merges the new options over the inherited ones; a compiler factory the new
+    // options leave out is the inherited one (4.3 asks the parent controller for its builder)
+    const inherited = (context.schemaController ?? {}) as Record<string, unknown>
+    const merged = { ...inherited, ...controller } as NonNullable<typeof context.schemaController>
+    const ownFactory = controller.compilersFactory as Record<string, unknown> | undefined
+    const parentFactory = inherited.compilersFactory as Record<string, unknown> | undefined
+    if (ownFactory !== undefined && ownFactory !== null && parentFactory !== undefined && parentFactory !== null) {
+      const factory: Record<string, unknown> = { ...parentFactory }
+      for (const [key, value] of Object.entries(ownFactory)) if (value !== undefined && value !== null) factory[key] = value
+      ;(merged as Record<string, unknown>).compilersFactory = factory
+    }
     context.schemaController = merged
     if (controller.bucket !== undefined) context.schemas.useBucket(controller.bucket as never)
     return this

@@ -76,21 +76,30 @@ export function routeSchemaCompilers (context: Context, opts: Pick<RouteOptions,
   }
 }
 
-const factoryCompilers = new WeakMap<Context, { factory: ValidatorCompilerFactory, count: number, compiler: ValidatorCompiler }>()
+interface FactoryBuilt<C> { factory: unknown, count: number, compiler: C }
+const factoryValidators = new WeakMap<Context, FactoryBuilt<ValidatorCompiler>>()
+const factorySerializers = new WeakMap<Context, FactoryBuilt<SerializerCompiler>>()
+
+/**
+ * Like Fastify 4.3: a schema controller's factory builds one compiler per context, again only if
+ * schemas were added since (or the factory changed), not one per route.
+ */
+function builtOnce<C> (cache: WeakMap<Context, FactoryBuilt<C>>, context: Context, factory: unknown, count: number, build: () => C): C {
+  const cached = cache.get(context)
+  if (cached !== undefined && cached.factory === factory && cached.count === count) return cached.compiler
+  const compiler = build()
+  cache.set(context, { factory, count, compiler })
+  return compiler
+}
 
 export function defaultValidatorCompiler (context: Context): ValidatorCompiler {
   if (context.validatorCompiler !== null) return context.validatorCompiler
   const shared = context.schemas.getAll()
   const factory = context.schemaController?.compilersFactory?.buildValidator as ValidatorCompilerFactory | undefined
   if (factory !== undefined && factory !== null) {
-    // like Fastify 4.3: one compiler per context (rebuilt only if schemas were added since), built
-    // with the ajv option normalized to { customOptions, plugins }
-    const count = Object.keys(shared).length
-    const cached = factoryCompilers.get(context)
-    if (cached !== undefined && cached.factory === factory && cached.count === count) return cached.compiler
-    const compiler = buildValidatorCompilerFromFactory(factory, shared, context.root.options.ajv)
-    factoryCompilers.set(context, { factory, count, compiler })
-    return compiler
+    // built with the ajv option normalized to { customOptions, plugins }
+    return builtOnce(factoryValidators, context, factory, Object.keys(shared).length,
+      () => buildValidatorCompilerFromFactory(factory, shared, context.root.options.ajv))
   }
   return createDefaultValidatorCompiler(shared, context.root.options.ajv)
 }
@@ -99,7 +108,10 @@ export function defaultSerializerCompiler (context: Context): SerializerCompiler
   if (context.serializerCompiler !== null) return context.serializerCompiler
   const shared = context.schemas.getAll()
   const factory = context.schemaController?.compilersFactory?.buildSerializer
-  if (factory !== undefined) return factory(shared, context.root.options.serializerOpts)
+  if (factory !== undefined && factory !== null) {
+    return builtOnce(factorySerializers, context, factory, Object.keys(shared).length,
+      () => factory(shared, context.root.options.serializerOpts))
+  }
   const { rounding } = (context.root.options.serializerOpts ?? {}) as { rounding?: Rounding }
   return createDefaultSerializerCompiler(shared, { rounding })
 }

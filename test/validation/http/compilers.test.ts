@@ -151,6 +151,31 @@ describe('setSchemaController compilersFactory', () => {
     assert.deepEqual(seen.customOptions, { coerceTypes: false })
     assert.equal(seen.plugins[0], mergePatch)
   })
+
+  it('a factory the child\'s setSchemaController leaves out is inherited from the parent; each factory builds once per context', async () => {
+    const calls = { rootValidator: 0, rootSerializer: 0, childValidator: 0 }
+    const app = trellis({
+      schemaController: {
+        compilersFactory: {
+          buildValidator () { calls.rootValidator++; return ({ schema }: any) => baselineAjv().compile(schema) },
+          buildSerializer () { calls.rootSerializer++; return () => (data: any) => JSON.stringify({ from: 'root', ...data }) }
+        }
+      }
+    } as never)
+    app.register(async (child) => {
+      child.setSchemaController({
+        compilersFactory: {
+          buildValidator () { calls.childValidator++; return ({ schema }: any) => baselineAjv({ coerceTypes: false }).compile(schema) }
+        }
+      })
+      const schema = { querystring: { n: { type: 'integer' } }, response: { '2xx': { type: 'object' }, '4xx': { type: 'object' } } }
+      child.get('/a', { schema }, async () => ({ ok: 1 }))
+      child.get('/b', { schema }, async () => ({ ok: 2 }))
+    })
+    assert.deepEqual((await app.inject('/a')).json(), { from: 'root', ok: 1 })
+    assert.equal((await app.inject('/b?n=1')).statusCode, 400, 'the child\'s validator does not coerce')
+    assert.deepEqual(calls, { rootValidator: 0, rootSerializer: 1, childValidator: 1 })
+  })
 })
 
 describe('ajv factory options end to end', () => {
