@@ -7,6 +7,7 @@
 import { errorCodes } from '../errors'
 import type { Context } from './context'
 import type { FieldCarrier } from '../lifecycle/instance-fields'
+import { emitDeprecation } from '../warnings'
 
 export type DecoratorTarget = 'instance' | 'request' | 'reply'
 
@@ -37,6 +38,8 @@ export function decorate (context: Context, target: DecoratorTarget, name: unkno
     throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)
   }
   checkDependencies(context, target, label, dependencies)
+  // an object or array value is one reference shared by every request/reply (Fastify 4.3 warns)
+  if (target !== 'instance' && typeof value === 'object' && value !== null && !isGetterSetter(value)) emitDeprecation('FSTDEP006', label)
   if (isGetterSetter(value)) {
     Object.defineProperty(object, name, { get: value.getter, set: value.setter, configurable: true, enumerable: false })
   } else {

@@ -141,9 +141,14 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   // see, unless a HEAD route of the application already answers it (an unconstrained HEAD route
   // answers requests of any constraint value, as in Fastify 4.3).
   const exposeHead = opts.exposeHeadRoute ?? root.options.exposeHeadRoutes
-  if (!autoHead && exposeHead && opts.method === 'GET' && !root.router.matches('HEAD', finalUrl, constraints)) {
+  if (autoHead || opts.method !== 'GET') return
+  const headAnswered = root.router.matches('HEAD', finalUrl, constraints)
+  if (exposeHead && !headAnswered) {
     const onSend = opts.onSend === undefined ? [headOnSend] : ([] as unknown[]).concat(opts.onSend, headOnSend)
     register(context, { ...opts, method: 'HEAD', onSend, exposeHeadRoute: false }, path, prefix, prefixing, true)
+  } else if (headAnswered && opts.exposeHeadRoute === true) {
+    // the route asked for a HEAD route that the application's own HEAD route already provides
+    emitDeprecation('FSTDEP007')
   }
 }
 

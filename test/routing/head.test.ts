@@ -68,3 +68,20 @@ test('an unconstrained HEAD route answers HEAD for a constrained GET route decla
   assert.equal(head.headers['content-type'], 'text/plain')
   await app.close()
 })
+
+test('exposeHeadRoute: true on a GET route whose HEAD route the application already declared warns FSTDEP007', async () => {
+  const codes: string[] = []
+  const listener = (w: Error & { code?: string }): void => { if (w.name === 'FastifyDeprecation' && w.code !== undefined) codes.push(w.code) }
+  process.on('warning', listener)
+  try {
+    const app = trellis()
+    app.head('/', async (_req, reply) => { reply.header('x-from', 'head'); return '' })
+    app.get('/', { exposeHeadRoute: true }, async () => 'get')
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(codes, ['FSTDEP007'])
+    assert.equal((await app.inject({ method: 'HEAD', url: '/' })).headers['x-from'], 'head')
+    await app.close()
+  } finally {
+    process.off('warning', listener)
+  }
+})
