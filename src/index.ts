@@ -5,6 +5,7 @@
  *   const app = trellis({ logger: true })
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import diagnosticsChannel from 'node:diagnostics_channel'
 import { resolveOptions, initialConfig, type TrellisOptions } from './options'
 import { createLogger } from './server/logger'
 import { createServer } from './server/listen'
@@ -61,6 +62,9 @@ function trellis (options?: TrellisOptions): TrellisInstance {
   root.server = createServer(resolved, listener)
   if (resolved.clientErrorHandler !== undefined) root.server.on('clientError', resolved.clientErrorHandler.bind(instance))
   else bindClientErrorHandler(root.server, log)
+  // APM tools subscribe to this channel to instrument every new instance (as with Fastify 4.3)
+  const initChannel = diagnosticsChannel.channel('fastify.initialization')
+  if (initChannel.hasSubscribers) initChannel.publish({ fastify: instance })
   return instance
 }
 
