@@ -16,7 +16,7 @@ import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from 
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
-import type { HookHandler, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
+import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
@@ -122,7 +122,10 @@ export class TrellisInstance {
     return this.addHook('onClose', fn as AnyHook)
   }
 
-  addHook (name: HookName, fn: AnyHook): this {
+  addHook<Name extends keyof HookSignatures> (name: Name, fn: HookSignatures<this>[Name]): this
+  /** Any other name fails at run time with FST_ERR_HOOK_INVALID_NAME (kept callable for untyped code). */
+  addHook (name: string, fn: (...args: any[]) => unknown): this
+  addHook (name: string, fn: AnyHook): this {
     checkHook(name, fn)
     const context = ctx(this)
     if (name === 'onClose') { context.onClose.push(fn); return this }

@@ -101,3 +101,26 @@ export interface RouteOptionsInput<G extends RouteGenericInterface = RouteGeneri
   url: string
   handler: RouteHandler<G>
 }
+
+type Done = (err?: Error | null) => void
+type ValueDone<T> = (err?: Error | null, value?: T) => void
+
+/**
+ * Typed signatures of the hooks (`this` is the instance). One signature each, so parameters are
+ * typed from context: a callback hook calls `done`, an async hook leaves it out and returns a promise.
+ */
+export interface HookSignatures<Instance = any> {
+  onRequest: (this: Instance, request: TypedRequest, reply: TypedReply, done: Done) => unknown
+  preParsing: (this: Instance, request: TypedRequest, reply: TypedReply, payload: import('node:stream').Readable, done: ValueDone<import('node:stream').Readable>) => unknown
+  preValidation: (this: Instance, request: TypedRequest, reply: TypedReply, done: Done) => unknown
+  preHandler: (this: Instance, request: TypedRequest, reply: TypedReply, done: Done) => unknown
+  preSerialization: (this: Instance, request: TypedRequest, reply: TypedReply, payload: unknown, done: ValueDone<unknown>) => unknown
+  onSend: (this: Instance, request: TypedRequest, reply: TypedReply, payload: unknown, done: ValueDone<unknown>) => unknown
+  onResponse: (this: Instance, request: TypedRequest, reply: TypedReply, done: Done) => unknown
+  onTimeout: (this: Instance, request: TypedRequest, reply: TypedReply, done: Done) => unknown
+  onError: (this: Instance, request: TypedRequest, reply: TypedReply, error: Error & { statusCode?: number; validation?: unknown; validationContext?: string }, done: Done) => unknown
+  onReady: (this: Instance, done: Done) => unknown
+  onClose: (this: Instance, instance: Instance, done: Done) => unknown
+  onRoute: (this: Instance, routeOptions: RouteOptionsInput & { routePath: string; prefix: string; path: string; [key: string]: unknown }) => void
+  onRegister: (this: Instance, instance: Instance, opts: Record<string, any>) => void
+}
