@@ -172,7 +172,7 @@ export class ContentTypeParsers {
   private regexps: Entry[]
   /** the `'*'` registration */
   private catchAll: Entry | undefined
-  /** header value → resolved parser (or NONE); insertion-ordered Map used as an LRU (Fastify's `cache`) */
+  /** header value → resolved parser (or NONE); insertion-ordered Map, oldest entry evicted first (Fastify's `cache`) */
   readonly cache = new Map<string, Entry | typeof NONE>()
 
   /**
@@ -309,20 +309,17 @@ export class ContentTypeParsers {
    *    against the parameters, so a pattern cannot be satisfied by text inside a parameter value.
    * 4. The `'*'` catch-all.
    *
-   * Results are cached per registry in a bounded LRU (100 entries; headers over 256 characters are
+   * Results are cached per registry in a bounded FIFO cache (100 entries; headers over 256 characters are
    * not cached), cleared by every add/remove.
    */
   lookup (contentTypeHeader: string | undefined): ResolvedParser | undefined {
     const cacheKey = typeof contentTypeHeader === 'string' ? contentTypeHeader : UNDEFINED_HEADER_KEY
     const cacheable = cacheKey.length <= MAX_CACHED_HEADER
     if (cacheable) {
+      // FIFO, not LRU: a hit costs one Map read (no re-insertion on the hot path); the cache stays
+      // bounded either way, and the few content types an application sees stay in it.
       const hit = this.cache.get(cacheKey)
-      if (hit !== undefined) {
-        // refresh recency
-        this.cache.delete(cacheKey)
-        this.cache.set(cacheKey, hit)
-        return hit === NONE ? undefined : hit
-      }
+      if (hit !== undefined) return hit === NONE ? undefined : hit
     }
     const found = this.resolve(typeof contentTypeHeader === 'string' ? contentTypeHeader : undefined)
     if (cacheable) {
