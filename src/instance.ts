@@ -46,27 +46,16 @@ export class TrellisInstance {
   get validatorCompiler (): unknown { return contextValidatorCompiler(ctx(this)) }
   get serializerCompiler (): unknown { return contextSerializerCompiler(ctx(this)) }
 
-  /** `await instance` after `register` loads what is queued so far (Fastify/avvio semantics). */
-  // Typed without `| undefined` (it IS undefined once booted, and after one await) so that TypeScript
-  // accepts `await app.register(...)`: an optional `then` makes it reject the await (TS1320).
-  get then (): (resolve: (v: unknown) => void, reject: (e: unknown) => void) => void {
-    const root = ctx(this).root
-    if (root.booted) return undefined as never
-    if (root.thenGuard) { root.thenGuard = false; return undefined as never }
-    return (resolve, reject) => {
-      loadQueued(root).then(() => { root.thenGuard = true; resolve(this) }, reject)
-    }
-  }
-
   // ---------------------------------------------------------------- plugins
   // Overloads (as Fastify's types): one per plugin form, so an inline `async (child) => {}` gets its
   // parameter types from context, and a plugin's own options type types the `opts` argument.
-  register<Options = any> (plugin: TrellisPluginCallback<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this
-  register<Options = any> (plugin: TrellisPluginAsync<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this
-  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this
-  register (plugin: unknown, opts?: unknown): this {
+  register<Options = any> (plugin: TrellisPluginCallback<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
+  register<Options = any> (plugin: TrellisPluginAsync<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
+  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
+  register (plugin: unknown, opts?: unknown): this & PromiseLike<this> {
     enqueuePlugin(ctx(this).root, this, plugin, opts)
-    return this
+    // thenable at run time while loading (see the `then` defined after the class)
+    return this as this & PromiseLike<this>
   }
 
   /** Whether a plugin with this name (its metadata/display name) was loaded into this very context. */
@@ -408,3 +397,22 @@ export class TrellisInstance {
     return server === null ? '' : formatAddress(server.address(), ctx(this).root.options.https !== null)
   }
 }
+
+/**
+ * `await instance` (typically `await app.register(plugin)`) loads what is queued so far, with
+ * Fastify/avvio semantics; once the tree has booted the instance is no longer thenable. Defined at
+ * run time, not in the class, so TypeScript does not see a recursive `then` on every instance: the
+ * methods that may be awaited (`register`) are typed `this & PromiseLike<this>` instead.
+ */
+Object.defineProperty(TrellisInstance.prototype, 'then', {
+  configurable: true,
+  enumerable: false,
+  get (this: TrellisInstance) {
+    const root = ctx(this).root
+    if (root.booted) return undefined
+    if (root.thenGuard) { root.thenGuard = false; return undefined }
+    return (resolve: (value: unknown) => void, reject: (err: unknown) => void) => {
+      loadQueued(root).then(() => { root.thenGuard = true; resolve(this) }, reject)
+    }
+  }
+})
