@@ -114,8 +114,11 @@ async function runChild (name) {
 }
 
 // ------------------------------------------------------------------ parent
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
-const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
+const DURATION = Number(process.env.BENCH_DURATION ?? 5)
+// Servers are measured in alternating rounds (the order rotates each round) and the median round is
+// reported: on a shared 2-core VM, single sequential runs drifted by ±20 % between runs.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const children = new Set()
 
@@ -172,23 +175,44 @@ async function runParent () {
 
   const started = new Date()
   const loadBefore = loadavg()
-  const results = {} // results[server][route] = { rps, p50, p99, errors, non2xx }
+  const results = {} // results[server][route] = { rps, p50, p99, errors, non2xx } (median round)
+  const samples = {} // samples[server][route] = [round results]
   const outputs = {}
-  for (const server of SERVERS) {
-    const { child, port } = await startServer(server.name)
-    const url = `http://127.0.0.1:${port}`
-    results[server.name] = {}
-    try {
+  const running = []
+  try {
+    for (const server of SERVERS) {
+      const { child, port } = await startServer(server.name)
+      running.push({ server, child, url: `http://127.0.0.1:${port}` })
+      samples[server.name] = {}
+    }
+    for (const { server, url } of running) {
       for (const route of ROUTES) {
         const body = await check(url, route)
         ;(outputs[route.key] ??= {})[server.name] = body
         if (WARMUP > 0) await load(autocannon, url, route, WARMUP)
-        const r = await load(autocannon, url, route, DURATION)
-        results[server.name][route.key] = { rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, total: r.requests.total }
-        console.log(`${server.label.padEnd(16)} ${route.method.padEnd(4)} ${route.path.padEnd(9)} ${fmt(r.requests.average).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  errors ${r.errors + r.timeouts}  non-2xx ${r.non2xx}`)
       }
-    } finally {
-      await stopServer(child)
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const route of ROUTES) {
+        const order = running.map((_, k) => running[(k + round) % running.length])
+        for (const { server, url } of order) {
+          const r = await load(autocannon, url, route, DURATION)
+          ;(samples[server.name][route.key] ??= []).push({ rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, total: r.requests.total })
+          console.log(`round ${round + 1}/${ROUNDS} ${server.label.padEnd(16)} ${route.method.padEnd(4)} ${route.path.padEnd(9)} ${fmt(r.requests.average).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  errors ${r.errors + r.timeouts}  non-2xx ${r.non2xx}`)
+        }
+      }
+    }
+  } finally {
+    for (const { child } of running) await stopServer(child)
+  }
+  for (const server of SERVERS) {
+    results[server.name] = {}
+    for (const route of ROUTES) {
+      const rounds = [...samples[server.name][route.key]].sort((a, b) => a.rps - b.rps)
+      const median = rounds[Math.floor(rounds.length / 2)]
+      const errors = rounds.reduce((a, r) => a + r.errors, 0)
+      const non2xx = rounds.reduce((a, r) => a + r.non2xx, 0)
+      results[server.name][route.key] = { ...median, errors, non2xx, spread: rounds.map((r) => Math.round(r.rps)) }
     }
   }
   const loadAfter = loadavg()
@@ -203,12 +227,12 @@ async function runParent () {
   const lines = []
   for (const route of ROUTES) {
     lines.push(`**${route.label}**`, '')
-    lines.push('| server | req/s | mean ms | p50 ms | p99 ms | vs node:http | vs fastify 4.3 | vs ' + SERVERS[3].label + ' |')
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|')
+    lines.push('| server | req/s (median) | rounds | mean ms | p50 ms | p99 ms | vs node:http | vs fastify 4.3 | vs ' + SERVERS[3].label + ' |')
+    lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|')
     for (const server of SERVERS) {
       const r = results[server.name][route.key]
       const bad = r.errors + r.non2xx > 0 ? ` (${r.errors} errors, ${r.non2xx} non-2xx)` : ''
-      lines.push(`| ${server.label}${bad} | ${fmt(r.rps)} | ${fmt(r.mean, 2)} | ${r.p50} | ${r.p99} | ${ratio(r.rps, results['node-http'][route.key].rps)} | ${ratio(r.rps, results.fastify43[route.key].rps)} | ${ratio(r.rps, results.fastify[route.key].rps)} |`)
+      lines.push(`| ${server.label}${bad} | ${fmt(r.rps)} | ${r.spread.map((x) => fmt(x)).join(' / ')} | ${fmt(r.mean, 2)} | ${r.p50} | ${r.p99} | ${ratio(r.rps, results['node-http'][route.key].rps)} | ${ratio(r.rps, results.fastify43[route.key].rps)} | ${ratio(r.rps, results.fastify[route.key].rps)} |`)
     }
     lines.push('')
   }
@@ -220,9 +244,10 @@ async function runParent () {
     '## Whole server (npm run bench)',
     '',
     'The same three routes on a raw `node:http` server, trellis (`dist/entry/index.cjs`), Fastify 4.3.0',
-    `and Fastify ${require('fastify/package.json').version}, each in its own child process on 127.0.0.1, one after the other,`,
+    `and Fastify ${require('fastify/package.json').version}, each in its own child process on 127.0.0.1,`,
     `loaded by autocannon ${require('autocannon/package.json').version} (programmatic API, in the parent process):`,
-    `${CONNECTIONS} connections, ${WARMUP} s warm-up (discarded) then ${DURATION} s measured per route. Loggers off.`,
+    `${CONNECTIONS} connections, ${WARMUP} s warm-up per server and route (discarded), then ${ROUNDS} rounds of ${DURATION} s per route in which`,
+    'the servers take turns (the order rotates each round); the table shows the median round and every round\'s req/s. Loggers off.',
     'The raw server answers with `JSON.stringify` and checks the POST body by hand (same rules as the schema).',
     'req/s is autocannon\'s mean per second; latencies are autocannon\'s (whole ms for p50/p99); ratios are req/s over the other server\'s req/s (> 1 is faster).',
     '',

@@ -14,7 +14,7 @@ import type { RouteContext } from '../routing/route-context'
 import { findNotFound, type NotFoundEntry } from '../routing/not-found'
 import { handleRequest, preHandler } from '../lifecycle/handle-request'
 import type { ReplyBase } from '../lifecycle/reply'
-import { missingDefaultSerializers, type Logger } from '../server/logger'
+import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
 import { errorCodes } from '../errors'
 import { withPreRouting, type Dispatch } from '../server/pre-routing'
 
@@ -46,6 +46,8 @@ export class RootState {
   server: Server | null = null
   readonly trustProxy: TrustFn | null
   readonly disableRequestLogging: boolean
+  /** The root logger is trellis's silent logger (no per-request child needed). */
+  readonly silentLog: boolean
   readonly genReqId: (req: IncomingMessage) => string
   /** Default serializers an application-provided pino logger lacks (see missingDefaultSerializers). */
   readonly serializerFill: Record<string, (value: any) => unknown> | undefined
@@ -56,7 +58,9 @@ export class RootState {
     this.rootNode.instance = owner
     this.rootNode.started = true
     this.trustProxy = compileTrust(options.trustProxy)
-    this.disableRequestLogging = options.disableRequestLogging
+    this.silentLog = isSilentLogger(log)
+    // with logging off (the default logger), request lines and per-request child loggers cost nothing
+    this.disableRequestLogging = options.disableRequestLogging || isSilentLogger(log)
     this.genReqId = buildGenReqId(options)
     this.serializerFill = missingDefaultSerializers(log)
     this.routeHandler = (req, res, params, route, query) => {
@@ -106,6 +110,7 @@ export class RootState {
   }
 
   requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {
+    if (this.silentLog && level === undefined) return this.log
     const bindings = { [this.options.requestIdLogLabel]: id }
     if (this.serializerFill !== undefined) serializers = { ...this.serializerFill, ...serializers }
     const child = (serializers === undefined ? this.log.child(bindings) : this.log.child(bindings, { serializers })) as Logger

@@ -25,7 +25,15 @@ export function silentLogger (): Logger {
     level: 'silent', fatal: noop, error: noop, warn: noop, info: noop, debug: noop, trace: noop,
     child: () => logger
   }
+  silentLoggers.add(logger)
   return logger
+}
+
+const silentLoggers = new WeakSet<Logger>()
+
+/** Whether this is trellis's own silent logger (logging disabled): request log lines can be skipped entirely. */
+export function isSilentLogger (logger: Logger): boolean {
+  return silentLoggers.has(logger)
 }
 
 /** The default serializers of request lines (req, res, err). */
