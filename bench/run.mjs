@@ -111,6 +111,10 @@ async function runChild (name) {
   }
   const port = await listen()
   process.send({ port })
+  // the parent asks for this process's CPU time around each measurement (µs, user + system)
+  process.on('message', (msg) => {
+    if (msg === 'cpu') { const u = process.cpuUsage(); process.send({ cpu: u.user + u.system }) }
+  })
 }
 
 // ------------------------------------------------------------------ parent
@@ -129,6 +133,14 @@ function startServer (name) {
     child.once('message', (msg) => resolve({ child, port: msg.port }))
     child.once('error', reject)
     child.once('exit', (code) => { children.delete(child); reject(new Error(`${name} server exited early (code ${code})`)) })
+  })
+}
+
+/** CPU time (µs) the server process has used so far. */
+function askCpu (child) {
+  return new Promise((resolve) => {
+    child.once('message', (msg) => resolve(msg.cpu))
+    child.send('cpu')
   })
 }
 
@@ -195,9 +207,11 @@ async function runParent () {
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of ROUTES) {
         const order = running.map((_, k) => running[(k + round) % running.length])
-        for (const { server, url } of order) {
+        for (const { server, url, child } of order) {
+          const cpuBefore = await askCpu(child)
           const r = await load(autocannon, url, route, DURATION)
-          ;(samples[server.name][route.key] ??= []).push({ rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, total: r.requests.total })
+          const cpuPerRequest = (await askCpu(child) - cpuBefore) / Math.max(1, r.requests.total)
+          ;(samples[server.name][route.key] ??= []).push({ cpu: cpuPerRequest, rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, total: r.requests.total })
           console.log(`round ${round + 1}/${ROUNDS} ${server.label.padEnd(16)} ${route.method.padEnd(4)} ${route.path.padEnd(9)} ${fmt(r.requests.average).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  errors ${r.errors + r.timeouts}  non-2xx ${r.non2xx}`)
         }
       }
@@ -212,7 +226,8 @@ async function runParent () {
       const median = rounds[Math.floor(rounds.length / 2)]
       const errors = rounds.reduce((a, r) => a + r.errors, 0)
       const non2xx = rounds.reduce((a, r) => a + r.non2xx, 0)
-      results[server.name][route.key] = { ...median, errors, non2xx, spread: rounds.map((r) => Math.round(r.rps)) }
+      const cpus = rounds.map((r) => r.cpu).sort((a, b) => a - b)
+      results[server.name][route.key] = { ...median, cpu: cpus[Math.floor(cpus.length / 2)], errors, non2xx, spread: rounds.map((r) => Math.round(r.rps)) }
     }
   }
   const loadAfter = loadavg()
@@ -227,12 +242,12 @@ async function runParent () {
   const lines = []
   for (const route of ROUTES) {
     lines.push(`**${route.label}**`, '')
-    lines.push('| server | req/s (median) | rounds | mean ms | p50 ms | p99 ms | vs node:http | vs fastify 4.3 | vs ' + SERVERS[3].label + ' |')
-    lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|')
+    lines.push('| server | req/s (median) | rounds | server CPU µs/req | mean ms | p50 ms | p99 ms | req/s vs node:http | vs fastify 4.3 | vs ' + SERVERS[3].label + ' |')
+    lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|')
     for (const server of SERVERS) {
       const r = results[server.name][route.key]
       const bad = r.errors + r.non2xx > 0 ? ` (${r.errors} errors, ${r.non2xx} non-2xx)` : ''
-      lines.push(`| ${server.label}${bad} | ${fmt(r.rps)} | ${r.spread.map((x) => fmt(x)).join(' / ')} | ${fmt(r.mean, 2)} | ${r.p50} | ${r.p99} | ${ratio(r.rps, results['node-http'][route.key].rps)} | ${ratio(r.rps, results.fastify43[route.key].rps)} | ${ratio(r.rps, results.fastify[route.key].rps)} |`)
+      lines.push(`| ${server.label}${bad} | ${fmt(r.rps)} | ${r.spread.map((x) => fmt(x)).join(' / ')} | ${fmt(r.cpu, 1)} | ${fmt(r.mean, 2)} | ${r.p50} | ${r.p99} | ${ratio(r.rps, results['node-http'][route.key].rps)} | ${ratio(r.rps, results.fastify43[route.key].rps)} | ${ratio(r.rps, results.fastify[route.key].rps)} |`)
     }
     lines.push('')
   }
@@ -248,6 +263,8 @@ async function runParent () {
     `loaded by autocannon ${require('autocannon/package.json').version} (programmatic API, in the parent process):`,
     `${CONNECTIONS} connections, ${WARMUP} s warm-up per server and route (discarded), then ${ROUNDS} rounds of ${DURATION} s per route in which`,
     'the servers take turns (the order rotates each round); the table shows the median round and every round\'s req/s. Loggers off.',
+    'Client and server share the 2 cores, so req/s also measures how much CPU each server leaves to autocannon; "server CPU µs/req"',
+    '(the server process\'s user+system CPU time over the requests it answered, median of the rounds) is the steadier figure of a server\'s own cost.',
     'The raw server answers with `JSON.stringify` and checks the POST body by hand (same rules as the schema).',
     'req/s is autocannon\'s mean per second; latencies are autocannon\'s (whole ms for p50/p99); ratios are req/s over the other server\'s req/s (> 1 is faster).',
     '',
