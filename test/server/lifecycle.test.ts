@@ -137,8 +137,12 @@ test('close lets in-flight requests finish and answers 503 to new requests while
   }
 })
 
-test('503 while closing over a pipelined raw socket', async () => {
-  const app = trellis()
+/**
+ * On one raw keep-alive socket: GET /slow starts, close() begins, GET /fast is pipelined while the
+ * server is closing, then /slow is released. Returns everything the socket received.
+ */
+async function pipelineDuringClose (options: Parameters<typeof trellis>[0]): Promise<string> {
+  const app = trellis(options)
   let release!: () => void
   const gate = new Promise<void>((resolve) => { release = resolve })
   let started!: () => void
@@ -158,38 +162,20 @@ test('503 while closing over a pipelined raw socket', async () => {
   socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
   await delay(20)
   release()
-  await closing
   await Promise.race([ended, delay(1000)])
   socket.destroy()
-  const text = Buffer.concat(chunks).toString()
+  await closing
+  return Buffer.concat(chunks).toString()
+}
+
+test('503 while closing over a pipelined raw socket', async () => {
+  const text = await pipelineDuringClose({})
   assert.match(text, /HTTP\/1\.1 200 OK[\s\S]*slow done/)
   assert.match(text, /HTTP\/1\.1 503 Service Unavailable/)
 })
 
 test('return503OnClosing: false lets requests through while closing', async () => {
-  const app = trellis({ return503OnClosing: false })
-  let release!: () => void
-  const gate = new Promise<void>((resolve) => { release = resolve })
-  let started!: () => void
-  const handlerStarted = new Promise<void>((resolve) => { started = resolve })
-  app.get('/slow', async () => { started(); await gate; return 'slow done' })
-  app.get('/fast', async () => 'fast')
-  const { port } = await listen(app)
-  const net = await import('node:net')
-  const socket = net.connect(port, '127.0.0.1')
-  const chunks: Buffer[] = []
-  socket.on('data', (c: Buffer) => chunks.push(c))
-  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
-  await handlerStarted
-  const closing = app.close()
-  await delay(20)
-  socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
-  await delay(20)
-  release()
-  await delay(50)
-  socket.destroy()
-  await closing
-  const text = Buffer.concat(chunks).toString()
+  const text = await pipelineDuringClose({ return503OnClosing: false })
   assert.doesNotMatch(text, /503/)
   assert.match(text, /fast/)
 })
