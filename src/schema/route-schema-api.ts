@@ -31,6 +31,18 @@ function compilers (route: RouteContext): NonNullable<RouteContext['schemaCompil
   return route.schemaCompilers
 }
 
+/** The function compiled for `schema` on this route, built once and kept in the route's cache. */
+function compileOnce<F> (route: RouteContext, key: typeof kRouteValidateFns | typeof kRouteSerializeFns, schema: object, build: () => F): F {
+  const routeCaches = route as unknown as Record<symbol, WeakMap<object, F> | null>
+  let cache = routeCaches[key]
+  const cached = cache?.get(schema)
+  if (cached !== undefined) return cached
+  const fn = build()
+  if (cache === null || cache === undefined) cache = routeCaches[key] = new WeakMap()
+  cache.set(schema, fn)
+  return fn
+}
+
 /** The route's validator of a request part (by name), or the function compiled earlier for a schema object. */
 export function getValidationFunction (route: RouteContext, partOrSchema: unknown): ValidatorFn | undefined {
   if (typeof partOrSchema === 'string') {
@@ -43,13 +55,7 @@ export function getValidationFunction (route: RouteContext, partOrSchema: unknow
 
 /** Compiles `schema` with the route's validator compiler (once per schema object and route). */
 export function compileValidationSchema (route: RouteContext, schema: object, httpPart: string | null, method: string, url: string): ValidatorFn {
-  const cached = route[kRouteValidateFns]?.get(schema)
-  if (cached !== undefined) return cached
-  const fn = compilers(route).validator()({ schema, method, url, httpPart: httpPart as HttpPart })
-  let cache = route[kRouteValidateFns]
-  if (cache === null) cache = route[kRouteValidateFns] = new WeakMap()
-  cache.set(schema, fn)
-  return fn
+  return compileOnce(route, kRouteValidateFns, schema, () => compilers(route).validator()({ schema, method, url, httpPart: httpPart as HttpPart }))
 }
 
 /**
@@ -77,13 +83,7 @@ export function getSerializationFunction (route: RouteContext, statusOrSchema: u
 
 /** Compiles `schema` with the route's serializer compiler (once per schema object and route). */
 export function compileSerializationSchema (route: RouteContext, schema: object, httpStatus: string | null, method: string, url: string): SerializerFn {
-  const cached = route[kRouteSerializeFns]?.get(schema)
-  if (cached !== undefined) return cached
-  const fn = compilers(route).serializer()({ schema, method, url, httpStatus: httpStatus as string })
-  let cache = route[kRouteSerializeFns]
-  if (cache === null) cache = route[kRouteSerializeFns] = new WeakMap()
-  cache.set(schema, fn)
-  return fn
+  return compileOnce(route, kRouteSerializeFns, schema, () => compilers(route).serializer()({ schema, method, url, httpStatus: httpStatus as string }))
 }
 
 /**
