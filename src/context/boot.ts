@@ -95,7 +95,7 @@ async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
   node.instance = instance
   root.stack.push(node)
   try {
-    await callPlugin(fn, instance, opts, name, root.options.pluginTimeout, () => {})
+    await callPlugin(fn, instance, opts, name, root.options.pluginTimeout)
   } finally {
     root.stack.pop()
   }

@@ -77,11 +77,3 @@ function checkDependencies (context: Context, target: DecoratorTarget, label: st
 export function hasDecorator (context: Context, target: DecoratorTarget, name: string | symbol): boolean {
   return name in targetObject(context, target)
 }
-
-/**
- * Where a decorator is defined, for error messages: "root -> auth". Empty when nowhere.
- * Use it to explain why a decorator reads as undefined in some context.
- */
-export function decoratorOrigins (context: Context, target: DecoratorTarget, name: string): string[] {
-  return context.root.decoratorOrigins.get(target + ':' + name) ?? []
-}

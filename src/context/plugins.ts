@@ -94,7 +94,7 @@ export async function resolvePluginFunction (plugin: unknown): Promise<PluginFn>
  * Calls a plugin function and settles when it is done: when its promise settles, or when it calls
  * `done`. A function that does neither within `timeout` ms fails with FST_ERR_PLUGIN_TIMEOUT.
  */
-export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name: string, timeout: number, markReturn: () => void): Promise<void> {
+export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name: string, timeout: number): Promise<void> {
   const onTimeout = (): Error => {
     const cause = loaderTimeoutError(name, fn)
     const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(cause.message) as Error & { fn?: unknown; cause?: unknown }
@@ -105,7 +105,6 @@ export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name
   return untilDone(timeout, onTimeout, (done) => {
     const result = fn(instance, opts, done)
     if (isThenable(result)) {
-      markReturn()
       result.then(() => process.nextTick(done), (err: unknown) => process.nextTick(done, err ?? new Error(`plugin '${name}' rejected without a reason`)))
     }
   })

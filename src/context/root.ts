@@ -90,7 +90,7 @@ export class RootState {
         handleRequest(this.notFoundFor(url), req, res, {}, query)
       },
       onBadUrl: (path, req, res) => {
-        const { request, reply, log } = this.bareRequest(req, res)
+        const { request, reply } = this.bareRequest(req, res)
         if (options.frameworkErrors !== undefined) { options.frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
         reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
       }
@@ -99,14 +99,14 @@ export class RootState {
   }
 
   /** A request/reply on the root 404 route, for answers given before routing (bad URL, unknown method); logs 'incoming request'. */
-  private bareRequest (req: IncomingMessage, res: ServerResponse): { request: InstanceType<RouteContext['Request']>, reply: InstanceType<RouteContext['Reply']>, log: Logger } {
+  private bareRequest (req: IncomingMessage, res: ServerResponse): { request: InstanceType<RouteContext['Request']>, reply: InstanceType<RouteContext['Reply']> } {
     const route = this.notFoundFor('/')
     const id = this.genReqId(req)
     const log = this.requestLogger(id, undefined)
     const request = new route.Request(id, {}, req, {}, log, route)
     const reply = new route.Reply(res, request, log)
     if (!this.disableRequestLogging) log.info({ req: request }, 'incoming request')
-    return { request, reply, log }
+    return { request, reply }
   }
 
   requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {
