@@ -82,3 +82,21 @@ export const delay = (ms: number): Promise<void> => new Promise((resolve) => set
 export function noStack (body: string): boolean {
   return !/\bat\s+\S+\s+\(|\.ts:\d+|\.js:\d+|"stack"/.test(body)
 }
+
+/**
+ * Runs `setup` (lines using `app`, created with pluginTimeout 50) in a fresh Node process that has
+ * nothing else keeping it alive, and returns what `app.ready()` ended with: 'ready' or
+ * 'rejected <code>'. Shows that timeouts fail ready() instead of letting the process exit silently.
+ */
+export function readyOutcomeInFreshProcess (setup: string): string {
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process')
+  const { resolve } = require('node:path') as typeof import('node:path')
+  const script = [
+    "const trellis = require('./src/index').default",
+    'const app = trellis({ pluginTimeout: 50 })',
+    setup,
+    "app.ready().then(() => console.log('ready'), (e) => console.log('rejected ' + e.code))"
+  ].join('\n')
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: resolve(__dirname, '..'), encoding: 'utf8', timeout: 20000 })
+  return out.stdout.trim()
+}

@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import trellis from '../../src/index'
+import { readyOutcomeInFreshProcess } from '../helpers'
 import fp from '../../src/plugin'
 
 const kSkip = Symbol.for('skip-override')
@@ -437,13 +438,5 @@ test('printPlugins shows the tree of loaded plugins in load order', async () => 
 })
 
 test('a hung plugin fails ready() even when nothing else keeps the process alive', async () => {
-  const { spawnSync } = await import('node:child_process')
-  const script = [
-    "const trellis = require('./src/index').default",
-    'const app = trellis({ pluginTimeout: 50 })',
-    'app.register((_i, _o, _done) => {})',
-    "app.ready().then(() => console.log('ready'), (e) => console.log('rejected ' + e.code))"
-  ].join('\n')
-  const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8', timeout: 20000 })
-  assert.equal(out.stdout.trim(), 'rejected FST_ERR_PLUGIN_TIMEOUT')
+  assert.equal(readyOutcomeInFreshProcess('app.register((_i, _o, _done) => {})'), 'rejected FST_ERR_PLUGIN_TIMEOUT')
 })
