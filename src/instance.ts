@@ -16,7 +16,8 @@ import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from 
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
-import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
+import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandMethod } from './routing/types'
+import type { FastifyTypeProvider, RouteSchema, TrellisTypeProvider } from './types/inference'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
@@ -30,7 +31,7 @@ function assertNotBooted (instance: unknown, what: string): void {
   if (ctx(instance).root.booted) throw new Error(`Cannot call "${what}" when fastify instance is already started!`)
 }
 
-export class TrellisInstance {
+export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider> {
   declare [kContext]: Context
 
   // ---------------------------------------------------------------- state
@@ -131,25 +132,21 @@ export class TrellisInstance {
   }
 
   // ---------------------------------------------------------------- routes
-  route<G extends RouteGenericInterface = RouteGenericInterface> (options: RouteOptionsInput<G>): this {
+  route<G extends RouteGenericInterface = RouteGenericInterface, ContextConfig = unknown, const S extends RouteSchema = RouteSchema> (options: RouteOptionsInput<G, S, P>): this {
     if (options === null || typeof options !== 'object') throw new TypeError('route options must be an object')
     addRoute(ctx(this), options as unknown as RouteOptions)
     return this
   }
 
-  get<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('GET', path, optsOrHandler, handler) }
-  head<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('HEAD', path, optsOrHandler, handler) }
-  post<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('POST', path, optsOrHandler, handler) }
-  put<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('PUT', path, optsOrHandler, handler) }
-  delete<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('DELETE', path, optsOrHandler, handler) }
-  options<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('OPTIONS', path, optsOrHandler, handler) }
-  patch<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('PATCH', path, optsOrHandler, handler) }
-  all<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand([...supportedMethods], path, optsOrHandler, handler) }
-
-  private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
-    addRoute(ctx(this), shorthandOptions(method, path, opts, handler))
-    return this
-  }
+  // the shorthands are defined on the prototype below (one function per method); typed here
+  declare get: RouteShorthandMethod<this, P>
+  declare head: RouteShorthandMethod<this, P>
+  declare post: RouteShorthandMethod<this, P>
+  declare put: RouteShorthandMethod<this, P>
+  declare delete: RouteShorthandMethod<this, P>
+  declare options: RouteShorthandMethod<this, P>
+  declare patch: RouteShorthandMethod<this, P>
+  declare all: RouteShorthandMethod<this, P>
 
   hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
     return ctx(this).root.router.has(String(options.method).toUpperCase(), options.url, options.constraints)
@@ -211,7 +208,7 @@ export class TrellisInstance {
   }
 
   /** Fastify 4.3's type-provider hook: a type-level change only, so at run time the same instance. */
-  withTypeProvider (): this { return this }
+  withTypeProvider<Provider extends FastifyTypeProvider> (): TrellisInstance<Provider> { return this as unknown as TrellisInstance<Provider> }
 
   setSchemaController (controller: Record<string, unknown>): this {
     assertNotBooted(this, 'setSchemaController')
@@ -404,6 +401,21 @@ export class TrellisInstance {
  * run time, not in the class, so TypeScript does not see a recursive `then` on every instance: the
  * methods that may be awaited (`register`) are typed `this & PromiseLike<this>` instead.
  */
+// The route shorthands: `get(path, [opts], handler)` and the like, one prototype function each
+// (methods like the others: not enumerable). Their types are the `declare`d fields of the class.
+const shorthands: Array<[name: string, method: () => string | string[]]> = [
+  ['get', () => 'GET'], ['head', () => 'HEAD'], ['post', () => 'POST'], ['put', () => 'PUT'],
+  ['delete', () => 'DELETE'], ['options', () => 'OPTIONS'], ['patch', () => 'PATCH'], ['all', () => [...supportedMethods]]
+]
+for (const [name, method] of shorthands) {
+  const fn = function (this: TrellisInstance, path: string, opts: unknown, handler?: unknown): TrellisInstance {
+    addRoute(ctx(this), shorthandOptions(method(), path, opts, handler))
+    return this
+  }
+  Object.defineProperty(fn, 'name', { value: name })
+  Object.defineProperty(TrellisInstance.prototype, name, { value: fn, writable: true, configurable: true })
+}
+
 Object.defineProperty(TrellisInstance.prototype, 'then', {
   configurable: true,
   enumerable: false,

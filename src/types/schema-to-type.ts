@@ -34,10 +34,24 @@ type Down = [never, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 /** The type of values a schema accepts. `Root` is the document `#/...` references point into. */
 export type SchemaToType<S, Root = S, D extends number = SchemaDepth> =
   [D] extends [never] ? unknown
-    : 0 extends (1 & S) ? unknown // `any` in, `unknown` out
-      : S extends TypeBoxLike ? (S & { params: [] })['static']
-        : S extends { readonly $ref: infer R extends string } ? RefToType<R, Root, Down[D]>
-          : Nullable<S, Keywords<S, Root, Down[D]>>
+    // the common case first, in one check: `type` and none of the keywords that change its meaning
+    : S extends { readonly type: infer T } & PlainTyped ? TypeKeyword<T, S, Root, Down[D]>
+      : 0 extends (1 & S) ? unknown // `any` in, `unknown` out
+        : S extends TypeBoxLike ? (S & { params: [] })['static']
+          : S extends { readonly $ref: infer R extends string } ? RefToType<R, Root, Down[D]>
+            : Nullable<S, Keywords<S, Root, Down[D]>>
+
+/** A schema whose `type` alone decides its type (no combinators, enum, const, $ref, nullable, TypeBox). */
+interface PlainTyped {
+  readonly nullable?: false
+  readonly const?: never
+  readonly enum?: never
+  readonly anyOf?: never
+  readonly oneOf?: never
+  readonly allOf?: never
+  readonly $ref?: never
+  readonly static?: never
+}
 
 /** What a TypeBox schema looks like to the type system (TSchema has `static` and `params`). */
 interface TypeBoxLike { static: unknown; params: unknown[] }
@@ -53,16 +67,15 @@ type Keywords<S, Root, D extends number> =
           : S extends { readonly properties: object } ? ObjectType<S, Root, D>
             : unknown
 
+interface PrimitiveTypes { string: string; number: number; integer: number; boolean: boolean; null: null }
+
 /** `type: 'x'` or `type: ['x', 'null']` (distributes over the array's members). */
 type TypeKeyword<T, S, Root, D extends number> =
-  T extends 'string' ? string
-    : T extends 'number' | 'integer' ? number
-      : T extends 'boolean' ? boolean
-        : T extends 'null' ? null
-          : T extends 'object' ? ObjectType<S, Root, D>
-            : T extends 'array' ? ArrayType<S, Root, D>
-              : T extends readonly (infer U)[] ? TypeKeyword<U, S, Root, D>
-                : unknown
+  T extends keyof PrimitiveTypes ? PrimitiveTypes[T]
+    : T extends 'object' ? ObjectType<S, Root, D>
+      : T extends 'array' ? ArrayType<S, Root, D>
+        : T extends readonly (infer U)[] ? TypeKeyword<U, S, Root, D>
+          : unknown
 
 /**
  * anyOf/oneOf are unions, allOf an intersection of its members (shallow: members are not merged
@@ -96,9 +109,11 @@ type ObjectType<S, Root, D extends number> =
   (S extends { readonly properties: infer P } ? PropertiesType<P, RequiredKeys<S>, Root, D> : unknown) &
   (S extends { readonly additionalProperties: false } ? unknown : { [key: string]: unknown })
 
+// every property optional, then the required ones again without `?` (no per-key conditional:
+// the intersection makes a required property's type `T & (T | undefined)`, that is `T`)
 type PropertiesType<P, R, Root, D extends number> =
-  { -readonly [K in keyof P as K extends R ? K : never]: SchemaToType<P[K], Root, D> } &
-  { -readonly [K in keyof P as K extends R ? never : K]?: SchemaToType<P[K], Root, D> }
+  { -readonly [K in keyof P]?: SchemaToType<P[K], Root, D> } &
+  ([R] extends [never] ? unknown : { -readonly [K in R & keyof P]-?: SchemaToType<P[K], Root, D> })
 
 /**
  * `$ref` targets: `#...` points into the current document; `id`, `id#` and `id#/pointer` into a
