@@ -20,8 +20,21 @@ import { errorCodes } from './errors'
 import { VERSION } from './version'
 
 export type { TrellisOptions } from './options'
-export type { RouteGenericInterface, TypedRequest, TypedReply, RouteHandler, RouteShorthandOptions, RouteOptionsInput, HookHandler } from './routing/types'
+export type { RouteGenericInterface, TypedRequest, TypedReply, RouteHandler, RouteShorthandOptions, RouteOptionsInput, HookHandler, RouteShorthandMethod, RouteHandlerReturn, ReplyLike } from './routing/types'
 export type { Logger } from './server/logger'
+export type { SchemaToType, SchemaDepth } from './types/schema-to-type'
+/**
+ * Shared schemas (added at run time with `addSchema`) by `$id`, for typing `$ref`. Extend it once:
+ *
+ *   const user = { $id: 'user', type: 'object', properties: { name: { type: 'string' } } } as const
+ *   declare module 'trellis' { interface SchemaRegistry { user: typeof user } }
+ *
+ * Declared here, in the entry module itself (not re-exported), so that augmentations from
+ * ES modules and from CommonJS merge into the one interface.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface SchemaRegistry {}
+export type { FastifyTypeProvider, TrellisTypeProvider, CallTypeProvider, RouteSchema } from './types/inference'
 export type { TrellisPlugin, TrellisPluginAsync, TrellisPluginCallback, RegisterOptions, RegisterablePlugin } from './context/plugins'
 export type { ErrorCode, TrellisErrorClass, TrellisErrorInstance } from './errors'
 export { TrellisInstance } from './instance'

@@ -14,26 +14,17 @@
  * type is only computed when it is read) and nothing is simplified for display.
  */
 
-/**
- * Shared schemas (added at run time with `addSchema`) by `$id`, for `$ref` typing. Extend it once:
- *
- *   const user = { $id: 'user', type: 'object', properties: { name: { type: 'string' } } } as const
- *   declare module 'trellis' { interface SchemaRegistry { user: typeof user } }
- *
- * Then `{ $ref: 'user#' }`, `{ $ref: 'user#/properties/name' }` and `user#/definitions/x` are typed.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface SchemaRegistry {}
+import type { SchemaRegistry } from '../index'
 
 /** How many nested schema levels are mapped before the rest degrades to `unknown`. */
 export type SchemaDepth = 10
 
-// depth counter: Down[N] is N - 1; reaching `never` stops the mapping
-type Down = [never, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+// depth counter: Down[N] is N - 1; reaching 0 stops the mapping
+type Down = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 
 /** The type of values a schema accepts. `Root` is the document `#/...` references point into. */
 export type SchemaToType<S, Root = S, D extends number = SchemaDepth> =
-  [D] extends [never] ? unknown
+  [D] extends [0] ? unknown
     // the common case first, in one check: `type` and none of the keywords that change its meaning
     : S extends { readonly type: infer T } & PlainTyped ? TypeKeyword<T, S, Root, Down[D]>
       : 0 extends (1 & S) ? unknown // `any` in, `unknown` out
