@@ -2,6 +2,8 @@
  * The public methods of a trellis instance (a context). The root is `new TrellisInstance`; each
  * plugin context is `Object.create(parentInstance)`, so instance decorators inherit downwards.
  * Methods here only check arguments and delegate to the module that owns the concern.
+ * The public, typed view of this class is the `TrellisInstance` interface of src/types/instance.ts
+ * (the factory returns that type); the signatures here are the run-time ones.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import lightMyRequest from 'light-my-request'
@@ -11,13 +13,10 @@ import { kContext } from './context/symbols'
 import { addHookToTree, checkHook, type AnyHook } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
 import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose } from './context/boot'
-import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
-import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandMethod } from './routing/types'
-import type { FastifyTypeProvider, RouteSchema, TrellisTypeProvider } from './types/inference'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
@@ -31,7 +30,7 @@ function assertNotBooted (instance: unknown, what: string): void {
   if (ctx(instance).root.booted) throw new Error(`Cannot call "${what}" when fastify instance is already started!`)
 }
 
-export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider> {
+export class TrellisInstance {
   declare [kContext]: Context
 
   // ---------------------------------------------------------------- state
@@ -48,11 +47,6 @@ export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider
   get serializerCompiler (): unknown { return contextSerializerCompiler(ctx(this)) }
 
   // ---------------------------------------------------------------- plugins
-  // Overloads (as Fastify's types): one per plugin form, so an inline `async (child) => {}` gets its
-  // parameter types from context, and a plugin's own options type types the `opts` argument.
-  register<Options = any> (plugin: TrellisPluginCallback<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
-  register<Options = any> (plugin: TrellisPluginAsync<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
-  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
   register (plugin: unknown, opts?: unknown): this & PromiseLike<this> {
     enqueuePlugin(ctx(this).root, this, plugin, opts)
     // thenable at run time while loading (see the `then` defined after the class)
@@ -112,9 +106,7 @@ export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider
     return this.addHook('onClose', fn as AnyHook)
   }
 
-  addHook<Name extends keyof HookSignatures> (name: Name, fn: HookSignatures<this>[Name]): this
-  /** Any other name fails at run time with FST_ERR_HOOK_INVALID_NAME (kept callable for untyped code). */
-  addHook (name: string, fn: (...args: any[]) => unknown): this
+  /** Any unknown name fails at run time with FST_ERR_HOOK_INVALID_NAME. */
   addHook (name: string, fn: AnyHook): this {
     checkHook(name, fn)
     const context = ctx(this)
@@ -132,21 +124,25 @@ export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider
   }
 
   // ---------------------------------------------------------------- routes
-  route<G extends RouteGenericInterface = RouteGenericInterface, ContextConfig = unknown, const S extends RouteSchema = RouteSchema> (options: RouteOptionsInput<G, S, P>): this {
+  route (options: object): this {
     if (options === null || typeof options !== 'object') throw new TypeError('route options must be an object')
     addRoute(ctx(this), options as unknown as RouteOptions)
     return this
   }
 
-  // the shorthands are defined on the prototype below (one function per method); typed here
-  declare get: RouteShorthandMethod<this, P>
-  declare head: RouteShorthandMethod<this, P>
-  declare post: RouteShorthandMethod<this, P>
-  declare put: RouteShorthandMethod<this, P>
-  declare delete: RouteShorthandMethod<this, P>
-  declare options: RouteShorthandMethod<this, P>
-  declare patch: RouteShorthandMethod<this, P>
-  declare all: RouteShorthandMethod<this, P>
+  get (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('GET', path, optsOrHandler, handler) }
+  head (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('HEAD', path, optsOrHandler, handler) }
+  post (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('POST', path, optsOrHandler, handler) }
+  put (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('PUT', path, optsOrHandler, handler) }
+  delete (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('DELETE', path, optsOrHandler, handler) }
+  options (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('OPTIONS', path, optsOrHandler, handler) }
+  patch (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('PATCH', path, optsOrHandler, handler) }
+  all (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand([...supportedMethods], path, optsOrHandler, handler) }
+
+  private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
+    addRoute(ctx(this), shorthandOptions(method, path, opts, handler))
+    return this
+  }
 
   hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
     return ctx(this).root.router.has(String(options.method).toUpperCase(), options.url, options.constraints)
@@ -208,7 +204,7 @@ export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider
   }
 
   /** Fastify 4.3's type-provider hook: a type-level change only, so at run time the same instance. */
-  withTypeProvider<Provider extends FastifyTypeProvider> (): TrellisInstance<Provider> { return this as unknown as TrellisInstance<Provider> }
+  withTypeProvider (): this { return this }
 
   setSchemaController (controller: Record<string, unknown>): this {
     assertNotBooted(this, 'setSchemaController')
@@ -256,8 +252,6 @@ export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider
     return this
   }
 
-  setNotFoundHandler (handler?: RouteHandler): this
-  setNotFoundHandler (opts: { preValidation?: HookHandler | HookHandler[]; preHandler?: HookHandler | HookHandler[] }, handler?: RouteHandler): this
   setNotFoundHandler (opts?: unknown, handler?: unknown): this {
     assertNotBooted(this, 'setNotFoundHandler')
     let options = (opts ?? {}) as Record<string, unknown>
@@ -401,21 +395,6 @@ export class TrellisInstance<P extends FastifyTypeProvider = TrellisTypeProvider
  * run time, not in the class, so TypeScript does not see a recursive `then` on every instance: the
  * methods that may be awaited (`register`) are typed `this & PromiseLike<this>` instead.
  */
-// The route shorthands: `get(path, [opts], handler)` and the like, one prototype function each
-// (methods like the others: not enumerable). Their types are the `declare`d fields of the class.
-const shorthands: Array<[name: string, method: () => string | string[]]> = [
-  ['get', () => 'GET'], ['head', () => 'HEAD'], ['post', () => 'POST'], ['put', () => 'PUT'],
-  ['delete', () => 'DELETE'], ['options', () => 'OPTIONS'], ['patch', () => 'PATCH'], ['all', () => [...supportedMethods]]
-]
-for (const [name, method] of shorthands) {
-  const fn = function (this: TrellisInstance, path: string, opts: unknown, handler?: unknown): TrellisInstance {
-    addRoute(ctx(this), shorthandOptions(method(), path, opts, handler))
-    return this
-  }
-  Object.defineProperty(fn, 'name', { value: name })
-  Object.defineProperty(TrellisInstance.prototype, name, { value: fn, writable: true, configurable: true })
-}
-
 Object.defineProperty(TrellisInstance.prototype, 'then', {
   configurable: true,
   enumerable: false,

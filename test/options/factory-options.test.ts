@@ -68,7 +68,7 @@ test('numbers and booleans given as strings are coerced like 4.3', () => {
 })
 
 test('unknown options are tolerated', async () => {
-  const app = trellis({ somethingNew: { a: 1 }, another: 'x' })
+  const app = trellis({ somethingNew: { a: 1 }, another: 'x' } as never)
   app.get('/', async () => ({ ok: true }))
   const res = await app.inject('/')
   assert.equal(res.statusCode, 200)

@@ -35,3 +35,13 @@ test('a CommonJS module requiring trellis type-checks', () => {
   const { status, output } = compile('cjs-usage.cts')
   assert.equal(status, 0, output)
 })
+
+test('module augmentation under the Fastify or the trellis name extends the same interface (ES module)', () => {
+  const { status, output } = compile('esm-augment.mts')
+  assert.equal(status, 0, output)
+})
+
+test('module augmentation under the Fastify or the trellis name extends the same interface (CommonJS)', () => {
+  const { status, output } = compile('cjs-augment.cts')
+  assert.equal(status, 0, output)
+})

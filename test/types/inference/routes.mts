@@ -132,8 +132,9 @@ app.patch('/inline', {
 
 // ---- nothing accumulates in the instance type
 const after = app.get('/x', { schema: { body: { type: 'string' } } }, async () => {})
-assertType<Equal<typeof after, typeof app>>()
-assertType<Same<typeof app, TrellisInstance>>()
+assertType<Equal<typeof after, TrellisInstance>>()
+const again = after.post('/y', { schema: { querystring: { type: 'object', properties: { z: { type: 'string' } } } } }, async () => {})
+assertType<Equal<typeof again, TrellisInstance>>()
 
 // ---- decorators: an undeclared one is an error on the instance, unknown on requests
 // @ts-expect-error an unknown decorator on the instance

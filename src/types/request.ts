@@ -1,0 +1,98 @@
+/**
+ * The request object. `FastifyRequest` declares its members (Fastify 4.3's generic parameters);
+ * `TrellisRequest` extends it and is what hooks and handlers receive, so module augmentation of
+ * either name is seen there. `Request` is the run-time class; `TypedRequest<G>` a shorthand.
+ */
+import type { Socket } from 'node:net'
+import { RequestBase } from '../lifecycle/request'
+import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, ContextConfigDefault, RequestBodyDefault, RequestQuerystringDefault, RequestParamsDefault, RequestHeadersDefault } from './utils'
+import type { LoggerInstance } from './logger'
+import type { RouteGenericInterface } from './route'
+import type { TrellisInstance } from './instance'
+import type { TypeProvider, TypeProviderDefault, RequestType, ResolveRequestType } from './type-provider'
+import type { TrellisSchema } from './schema'
+import type { RouteContextInfo } from './context'
+
+export type HTTPRequestPart = 'body' | 'query' | 'querystring' | 'params' | 'headers'
+
+export interface RequestGenericInterface {
+  Body?: RequestBodyDefault
+  Querystring?: RequestQuerystringDefault
+  Params?: RequestParamsDefault
+  Headers?: RequestHeadersDefault
+}
+
+/** What hooks and handlers receive; augment it (or FastifyRequest) to type request decorators. */
+export interface TrellisRequest<
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  SchemaCompiler extends TrellisSchema = TrellisSchema,
+  Provider extends TypeProvider = TypeProviderDefault,
+  ContextConfig = ContextConfigDefault,
+  Logger extends LoggerInstance = LoggerInstance,
+  Resolved extends RequestType = ResolveRequestType<Provider, SchemaCompiler, RouteGeneric>
+> extends FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger, Resolved> {}
+
+export interface FastifyRequest<
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  SchemaCompiler extends TrellisSchema = TrellisSchema,
+  Provider extends TypeProvider = TypeProviderDefault,
+  ContextConfig = ContextConfigDefault,
+  Logger extends LoggerInstance = LoggerInstance,
+  Resolved extends RequestType = ResolveRequestType<Provider, SchemaCompiler, RouteGeneric>
+> {
+  /** The request id (from genReqId / requestIdHeader). */
+  id: string
+  params: Resolved['params']
+  raw: RawRequest
+  query: Resolved['query']
+  /** The raw headers plus what the route's Headers generic or schema declares. */
+  headers: RawRequest['headers'] & Resolved['headers']
+  log: Logger
+  server: TrellisInstance
+  body: Resolved['body']
+  context: RouteContextInfo<ContextConfig>
+  validationError?: Error & { validation: any; validationContext: string }
+
+  readonly req: RawRequest & RouteGeneric['Headers']
+  readonly ip: string
+  readonly ips?: string[]
+  readonly hostname: string
+  readonly url: string
+  readonly protocol: 'http' | 'https'
+  readonly method: string
+  readonly routerPath: string
+  readonly routerMethod: string
+  readonly is404: boolean
+  readonly socket: RawRequest['socket']
+  /** trellis (and later Fastify 4 releases): the route's config, schema and options. */
+  readonly routeConfig: RouteContextInfo<ContextConfig>['config']
+  readonly routeSchema: SchemaCompiler
+  readonly routeOptions: { method: string | string[]; url: string; bodyLimit: number; attachValidation: boolean; logLevel: string; config: RouteContextInfo<ContextConfig>['config']; schema: SchemaCompiler }
+  /** @deprecated use `socket` */
+  readonly connection: RawRequest['socket']
+
+  getValidationFunction(httpPart: HTTPRequestPart): (input: any) => boolean
+  getValidationFunction(schema: { [key: string]: any }): (input: any) => boolean
+  compileValidationSchema(schema: { [key: string]: any }, httpPart?: HTTPRequestPart): (input: any) => boolean
+  validate(input: any, schema: { [key: string]: any }, httpPart?: HTTPRequestPart): boolean
+  validate(input: any, httpPart?: HTTPRequestPart): boolean
+}
+
+/** The run-time class (its prototype is what `decorateRequest` extends). */
+export const TrellisRequest = RequestBase as unknown as {
+  new (...args: never[]): TrellisRequest
+  readonly prototype: TrellisRequest
+}
+export type { Socket }
+
+// The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
+// so that module augmentation of either name reaches the one declaration).
+/** The run-time Request class (as a value); as a type, the request hooks and handlers receive. */
+export const Request = TrellisRequest
+export type Request<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = TrellisRequest<RouteGeneric>
+/** The request of a route with these generics (Body, Querystring, Params, Headers). */
+export type TypedRequest<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = TrellisRequest<RouteGeneric>
