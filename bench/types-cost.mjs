@@ -4,8 +4,8 @@
 //
 //   node bench/types-cost.mjs [100 300 1000]      prints instantiations, types, check time, memory
 //
-// test/types/inference-cost.test.ts uses the same functions to hold the budget.
-import { spawnSync } from 'node:child_process'
+//   node bench/types-cost.mjs --check            the budget `npm test` holds (see check() below)
+import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -48,35 +48,69 @@ export function writeFixture (n) {
   return file
 }
 
-/** Type-checks the N-route fixture; returns the diagnostics tsc reports and its exit status. */
+/** Type-checks the N-route fixture; resolves with what tsc reports (instantiations, errors, …). */
 export function measure (n) {
   const file = writeFixture(n)
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-  const result = spawnSync(process.execPath, [
+  const child = spawn(process.execPath, [
     tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
     '--module', 'node16', '--moduleResolution', 'node16', '--extendedDiagnostics', file
-  ], { cwd: root, encoding: 'utf8', timeout: 300000 })
-  const output = result.stdout + result.stderr
-  const number = (label) => {
-    const match = new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(output)
-    return match === null ? NaN : Number(match[1])
+  ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk) => { output += chunk })
+  child.stderr.on('data', (chunk) => { output += chunk })
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (status) => {
+      const number = (label) => {
+        const match = new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(output)
+        return match === null ? NaN : Number(match[1])
+      }
+      resolve({
+        routes: n,
+        status,
+        errors: output.split('\n').filter((line) => /error TS\d+/.test(line)),
+        instantiations: number('Instantiations'),
+        types: number('Types'),
+        checkSeconds: number('Check time'),
+        memoryKB: number('Memory used')
+      })
+    })
+  })
+}
+
+/**
+ * `--check` (run by `npm test`): the 300-route application must type-check without errors within
+ * 1,000,000 instantiations, and the count must grow linearly (300 routes / 100 routes <= 3.3).
+ * A count, not a time, so the check holds on any machine.
+ */
+async function check () {
+  const [small, large] = await Promise.all([measure(100), measure(300)])
+  const ratio = large.instantiations / small.instantiations
+  const failures = []
+  for (const row of [small, large]) {
+    if (row.status !== 0 || row.errors.length > 0) failures.push(`${row.routes} routes: tsc failed\n  ${row.errors.slice(0, 5).join('\n  ')}`)
+    if (!(row.instantiations > 0)) failures.push(`${row.routes} routes: no instantiation count in tsc's output`)
   }
-  return {
-    routes: n,
-    status: result.status,
-    errors: output.split('\n').filter((line) => /error TS\d+/.test(line)),
-    instantiations: number('Instantiations'),
-    types: number('Types'),
-    checkSeconds: number('Check time'),
-    memoryKB: number('Memory used')
+  if (!(large.instantiations <= 1_000_000)) failures.push(`300 routes: ${large.instantiations} instantiations (budget 1,000,000)`)
+  if (!(ratio > 1 && ratio <= 3.3)) failures.push(`growth: 300 / 100 routes = ${ratio.toFixed(2)} (budget 3.3)`)
+  if (failures.length > 0) {
+    console.error('type-check cost of schema inference over budget:\n' + failures.join('\n'))
+    process.exit(1)
   }
+  console.log(`type-check cost ok: ${large.instantiations} instantiations at 300 routes (budget 1,000,000), ${small.instantiations} at 100 (growth ${ratio.toFixed(2)}, budget 3.3)`)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === '--check') await check()
+  else await report()
+}
+
+async function report () {
   const sizes = process.argv.slice(2).map(Number)
   const rows = []
   for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
-    const row = measure(n)
+    const row = await measure(n)
     rows.push(row)
     console.log(`${n} routes: ${row.instantiations} instantiations, ${row.types} types, check ${row.checkSeconds} s, ${Math.round(row.memoryKB / 1024)} MB, ${row.errors.length} errors${row.errors.length > 0 ? '\n  ' + row.errors.slice(0, 5).join('\n  ') : ''}`)
   }
