@@ -26,7 +26,7 @@ it('docs page: loads, lists the operations, and "try it out" reaches the server'
   app.get('/items/:id', {
     schema: { tags: ['items'], summary: 'Read an item', params: { type: 'object', properties: { id: { type: 'integer' } } }, response: { 200: { $ref: 'Item#' } } }
   }, async (request) => {
-    const { id } = request.params as { id: number }
+    const { id } = request.params as unknown as { id: number }
     hits.push(`GET /items/${id}`)
     return { id, name: `item ${id}`, secret: 'dropped by the serializer' }
   })
@@ -47,7 +47,7 @@ it('docs page: loads, lists the operations, and "try it out" reaches the server'
     assert.equal(response?.status(), 200)
     await page.waitForSelector('.opblock-summary', { timeout: 20000 })
     const operations = await page.$$eval('.opblock-summary', (nodes) => nodes.map((n) =>
-      `${n.querySelector('.opblock-summary-method')?.textContent ?? ''} ${(n.querySelector('.opblock-summary-path') as HTMLElement | null)?.dataset.path ?? n.querySelector('.opblock-summary-path')?.textContent ?? ''}`))
+      `${n.querySelector('.opblock-summary-method')?.textContent ?? ''} ${n.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? n.querySelector('.opblock-summary-path')?.textContent ?? ''}`))
     assert.deepEqual(operations.map((o) => o.replace(/\u200b/g, '')).sort(), ['GET /items/{id}', 'POST /items'])
 
     // "try it out" on GET /items/{id}

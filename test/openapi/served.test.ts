@@ -6,9 +6,9 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { parse as parseYaml } from 'yaml'
 import trellis from '../../src/index'
-import openapi, { openapiErrors } from '../../src/openapi'
+import openapi, { openapiErrors, type OpenApiOptions } from '../../src/openapi'
 
-function app (options: Record<string, unknown> = {}) {
+function app (options: OpenApiOptions = {}) {
   const a = trellis()
   a.register(openapi, options)
   a.get('/users/:id', { schema: { tags: ['users'], params: { type: 'object', properties: { id: { type: 'integer' } } } } }, async () => ({}))
@@ -119,8 +119,8 @@ describe('options and errors', () => {
   it('transform (global, per-route override, per-route false) and transformObject', async () => {
     const a = app({
       ui: false,
-      transform: ({ schema, url }: { schema: Record<string, unknown>, url: string }) => ({ schema: { ...schema, summary: `global ${url}` }, url: url.replace('/users', '/people') }),
-      transformObject: ({ openapiObject }: { openapiObject: Record<string, any> }) => ({ ...openapiObject, info: { ...openapiObject.info, title: 'Transformed' } })
+      transform: ({ schema, url }) => ({ schema: { ...schema, summary: `global ${url}` }, url: url.replace('/users', '/people') }),
+      transformObject: ({ openapiObject }) => ({ ...openapiObject, info: { ...(openapiObject.info as object), title: 'Transformed' } })
     })
     a.get('/own', { config: { swaggerTransform: ({ schema, url }: any) => ({ schema: { ...schema, summary: 'own' }, url }) } }, async () => ({}))
     a.get('/none', { config: { swaggerTransform: false } }, async () => ({}))
