@@ -101,9 +101,23 @@ export class Components {
   }
 
   private nameSharedSchemas (): void {
-    const variants: Variant[] = []
+    let variants: Variant[] = []
     for (const state of this.states) {
       for (const id of state.ids) variants.push({ id, state, schema: state.shared[id] })
+    }
+    // a shared schema whose references do not resolve in a context (they name a schema only a child
+    // context adds) is not usable there: it is no component of that context (and neither is what uses it)
+    for (let excluded = true; excluded;) {
+      excluded = false
+      const usable = new Map<ScopeState, Set<string>>()
+      for (const v of variants) usable.set(v.state, (usable.get(v.state) ?? new Set()).add(v.id))
+      variants = variants.filter((v) => {
+        const map = this.refMapper(v.state, v.state.resolver, (state, id) => {
+          if (usable.get(state)?.has(id) !== true) throw new Error('unusable')
+          return id
+        })
+        try { rewriteSchema(v.schema, '', map); return true } catch { excluded = true; return false }
+      })
     }
     // partition refinement: a label per variant, split by the labels its references reach
     let labels = new Map<Variant, string>()
@@ -231,3 +245,4 @@ export class Components {
 }
 
 interface LocalRoot { index: Map<object, string>, used: boolean, name: () => string }
+
