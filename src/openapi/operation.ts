@@ -152,16 +152,6 @@ function response (components: Components, route: RouteTableEntry, raw: unknown,
     }
     out.headers = written
   }
-  if (isObject(body.content) && Object.values(body.content).every((v) => isObject(v) && 'schema' in v)) {
-    // per-media-type response schemas: { content: { 'application/json': { schema } } }
-    const content: Json = {}
-    for (const type of Object.keys(body.content).sort()) {
-      const media = body.content[type] as Json
-      content[type] = { ...media, schema: components.part(route.scope, unwrapFluentSchema(media.schema), `${name}.${type}`) }
-    }
-    out.content = content
-    return out
-  }
   if (key === '204' || key === '304' || root.type === 'null') return out
   const written = components.part(route.scope, body, name)
   const produces = Array.isArray(routeSchema.produces) && routeSchema.produces.length > 0 ? routeSchema.produces.map(String) : ['application/json']
