@@ -129,6 +129,10 @@ function openapiPlugin (instance: TrellisInstance, opts: OpenApiOptions, done: (
       reply.header('content-security-policy', DOCS_CSP).type('text/html; charset=utf-8')
       return page
     })
+    // `<prefix>/` answers too (a redirect), unless the router already treats both as one
+    if (prefix !== '' && instance.initialConfig.ignoreTrailingSlash !== true) {
+      instance.get(`${prefix}/`, hide, async (_request, reply) => reply.redirect(base))
+    }
     instance.get(`${prefix}/static/:file`, hide, async (request, reply) => {
       const file = (request.params as { file: string }).file
       if (file === 'init.js') return reply.type('text/javascript; charset=utf-8').send(init)

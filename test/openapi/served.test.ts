@@ -46,6 +46,9 @@ describe('served document', () => {
       assert.equal(res.statusCode, 200, file)
       assert.match(String(res.headers['content-type']), type)
     }
+    const slash = await a.inject({ url: '/documentation/' })
+    assert.equal(slash.statusCode, 302)
+    assert.equal(slash.headers.location, '/documentation')
     const init = await a.inject({ url: '/documentation/static/init.js' })
     assert.match(init.body, /"url":"\/documentation\/json"/)
     for (const url of ['/documentation/static/package.json', '/documentation/static/..%2F..%2Fpackage.json', '/documentation/static/%2e%2e%2fpackage.json']) {
@@ -114,6 +117,33 @@ describe('options and errors', () => {
     const b = app({ exposeHeadRoutes: true, ui: false })
     await b.ready()
     assert.deepEqual(Object.keys(b.openapi().paths['/users/{id}'] as object), ['get', 'head'])
+  })
+
+  it('with ignoreTrailingSlash the page answers both spellings itself', async () => {
+    const a = trellis({ ignoreTrailingSlash: true })
+    a.register(openapi)
+    assert.equal((await a.inject({ url: '/documentation/' })).statusCode, 200)
+    assert.equal((await a.inject({ url: '/documentation' })).statusCode, 200)
+    await a.close()
+  })
+
+  it('two routes with the same method and path (other constraints) give one operation, whatever their order', async () => {
+    const docs = []
+    for (const order of [0, 1]) {
+      const a = trellis()
+      a.register(openapi, { ui: false })
+      const routes = [
+        () => a.get('/v', { constraints: { version: '1.0.0' }, schema: { summary: 'one' } }, async () => ({})),
+        () => a.get('/v', { constraints: { version: '2.0.0' }, schema: { summary: 'two' } }, async () => ({}))
+      ]
+      if (order === 1) routes.reverse()
+      for (const add of routes) add()
+      await a.ready()
+      docs.push(JSON.stringify(a.openapi()))
+      await a.close()
+    }
+    assert.equal(docs[0], docs[1])
+    assert.deepEqual(Object.keys(JSON.parse(docs[0]).paths['/v']), ['get'])
   })
 
   it('transform (global, per-route override, per-route false) and transformObject', async () => {
