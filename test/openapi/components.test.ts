@@ -102,3 +102,37 @@ it('a response described only through its $ref, and a $ref with siblings in 3.0 
   const doc30 = await documentOf(setup, '3.0.3')
   assert.deepEqual(doc30.paths['/s'].post.requestBody.content['application/json'].schema.properties.d, { description: 'this use', allOf: [{ $ref: '#/components/schemas/Described' }] })
 })
+
+it('all six $ref forms the validator accepts are rewritten to components (pointers and anchors kept as pointers)', async () => {
+  const doc = await documentOf((app) => {
+    app.addSchema({ $id: 'http://example.com/lib.json', definitions: { a: { type: 'string' }, b: { $id: '#bee', type: 'integer' } } })
+    app.post('/forms', {
+      schema: {
+        body: {
+          type: 'object',
+          definitions: { local: { type: 'boolean' }, anchored: { $id: '#here', type: 'null' } },
+          properties: {
+            anchorHere: { $ref: '#here' },
+            pointerHere: { $ref: '#/definitions/local' },
+            uri: { $ref: 'http://example.com/lib.json' },
+            uriHash: { $ref: 'http://example.com/lib.json#' },
+            uriPointer: { $ref: 'http://example.com/lib.json#/definitions/a' },
+            uriAnchor: { $ref: 'http://example.com/lib.json#bee' }
+          }
+        }
+      }
+    }, async () => ({}))
+  })
+  const bodyName = bodyRef(doc, '/forms').replace('#/components/schemas/', '')
+  const body = doc.components.schemas[bodyName]
+  const refs = Object.fromEntries(Object.entries(body.properties).map(([k, v]) => [k, (v as { $ref: string }).$ref]))
+  assert.deepEqual(refs, {
+    anchorHere: `#/components/schemas/${bodyName}/definitions/anchored`,
+    pointerHere: `#/components/schemas/${bodyName}/definitions/local`,
+    uri: '#/components/schemas/lib',
+    uriHash: '#/components/schemas/lib',
+    uriPointer: '#/components/schemas/lib/definitions/a',
+    uriAnchor: '#/components/schemas/lib/definitions/b'
+  })
+  assert.deepEqual(collect(doc, '$anchor'), [])
+})
