@@ -10,6 +10,8 @@
 // call to after `await app.ready()`: wall time, CPU time of the process (user + system, less
 // sensitive to a busy machine) and RSS after ready() (after a forced GC where --expose-gc allows).
 // Nothing of it runs in CI.
+// What-if: BOOT_AJV_NOOPT=1 node bench/boot.mjs --child trellis distinct   passes Ajv's
+// `code: { optimize: false }` to trellis (skips Ajv's name-optimization pass; see docs/benchmarks.md).
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -80,7 +82,7 @@ async function child (name, scenario) {
   const factory = name === 'trellis' ? require(join(root, 'dist', 'entry', 'index.cjs')) : require(name)
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  const app = factory({ logger: false })
+  const app = factory(process.env.BOOT_AJV_NOOPT ? { logger: false, ajv: { customOptions: { code: { optimize: false } } } } : { logger: false })
   if (scenario === 'shared') {
     app.addSchema(structuredClone(SHARED_BODY))
     app.addSchema(structuredClone(SHARED_REPLY))

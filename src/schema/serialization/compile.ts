@@ -40,13 +40,26 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
   return { source, consts: ctx.consts }
 }
 
+/**
+ * Generates the serializer's source now (this is where an invalid or unsupported schema throws, so
+ * it fails at `ready()`), and turns the source into a function on the first call: parsing the
+ * source with `new Function` is most of a serializer's compile time, and a route that never
+ * answers with that status never pays it. The returned function forwards to the compiled one.
+ */
 export function compileSerializer (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
   const { source, consts } = generateSource(schema, options)
   if (options.debug === true) process.stderr.write(`// trellis serializer\n${source}\n`)
   const rt = { ...getRuntime(options.rounding), esc: NEEDS_ESCAPE }
-  // eslint-disable-next-line no-new-func
-  const factory = new Function('$rt', '$c', source) as (rt: unknown, c: unknown[]) => SerializerFn
-  const main = factory(rt, consts)
-  Object.defineProperty(main, 'source', { value: source, enumerable: false })
-  return main as SerializerFn & { source: string }
+  let compiled: SerializerFn | undefined
+  const build = (): SerializerFn => {
+    // eslint-disable-next-line no-new-func
+    const factory = new Function('$rt', '$c', source) as (rt: unknown, c: unknown[]) => SerializerFn
+    compiled = factory(rt, consts)
+    return compiled
+  }
+  const serialize = function serialize (payload: unknown): string {
+    return (compiled ?? build())(payload)
+  }
+  Object.defineProperty(serialize, 'source', { value: source, enumerable: false })
+  return serialize as SerializerFn & { source: string }
 }
