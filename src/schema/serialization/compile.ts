@@ -22,7 +22,8 @@ export interface CompileOptions {
 
 const PRELUDE = '\'use strict\'\n' +
   'const $str = $rt.str, $coerceStr = $rt.coerceStr, $num = $rt.num, $int = $rt.int, ' +
-  '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc\n'
+  '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc, ' +
+  '$intV = $rt.intV, $numV = $rt.numV, $strV = $rt.strV, $fallback = $rt.fallback\n'
 
 /** Generates the source of a serializer for `schema`; the source's body returns the `main` function. */
 export function generateSource (schema: unknown, options: CompileOptions = {}): { source: string, consts: unknown[] } {
