@@ -9,6 +9,7 @@ import { genValue } from './generate-value'
 import { NEEDS_ESCAPE } from './escape'
 import { getRuntime, type Rounding } from './runtime'
 import { checkSchema } from './schema-check'
+import { PROJECT_ARRAY_FIELDS } from './generate-projection'
 
 export type SerializerFn = (payload: unknown) => string
 
@@ -18,6 +19,11 @@ export interface CompileOptions {
   rounding?: Rounding
   /** print the generated source to stderr */
   debug?: boolean
+  /**
+   * Project arrays of flat objects also when items have primitive-array properties (default: on
+   * V8 13+, i.e. Node 24, where it measured faster; slower on Node 20). Same output either way.
+   */
+  projectArrayFields?: boolean
 }
 
 const PRELUDE = '\'use strict\'\n' +
@@ -32,6 +38,7 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
   for (const name of Object.keys(shared)) checkSchema(shared[name], name)
   const { resolver, outer } = createRefResolver(shared).forRoot(schema)
   const ctx = new GenContext(resolver)
+  ctx.projectArrayFields = options.projectArrayFields ?? PROJECT_ARRAY_FIELDS
   const body = genValue(ctx, schema, outer, 'input', '#')
   const single = /^json \+= (f\d+)\(input\)\n$/.exec(body)
   let source = PRELUDE + ctx.functions.join('\n')

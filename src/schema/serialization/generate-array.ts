@@ -59,11 +59,12 @@ function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string
     }
     return code + 'return json + \']\'\n}\n'
   }
-  const fields = items !== null && typeof items === 'object' ? projectableFields(ctx.deref(items, base).schema) : undefined
-  if (fields !== undefined) {
+  const itemsTarget = items !== null && typeof items === 'object' ? ctx.deref(items, base, `${loc}/items`) : undefined
+  const fields = itemsTarget !== undefined ? projectableFields(itemsTarget.schema, ctx.projectArrayFields) : undefined
+  if (fields !== undefined && itemsTarget !== undefined) {
     // arrays of flat objects: project, then one JSON.stringify; the concatenating code below is the
     // fallback for values a projection cannot express (BigInt)
-    const project = genProjectionFunction(ctx, fields)
+    const project = genProjectionFunction(ctx, fields, itemsTarget.location)
     const concat = name + 'c'
     ctx.functions.push(buildConcatLoop(ctx, items, base, loc, code.replace(`function ${name} (`, `function ${concat} (`)))
     code += `const out = new Array(n)

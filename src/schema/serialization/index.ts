@@ -15,7 +15,8 @@ export type SerializerCompiler = (input: SerializerCompilerInput) => SerializerF
 type SharedSchemas = Record<string, Record<string, unknown>>
 
 function optionsKey (options: CompileOptions): string {
-  return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '')
+  return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '') +
+    (options.projectArrayFields === undefined ? '' : options.projectArrayFields ? '+arrays' : '-arrays')
 }
 
 /**
