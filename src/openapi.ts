@@ -42,8 +42,8 @@ declare module './types/instance' {
   }
 }
 
-declare module './types/schema' {
-  interface TrellisSchema {
+declare module './routing/types' {
+  interface RouteSchemaOptions {
     /** Leave the route out of the OpenAPI document. */
     hide?: boolean
     tags?: string[]

@@ -5,5 +5,9 @@
  */
 export type { RouteGenericInterface, RouteOptions, RouteShorthandOptions, RouteHandlerMethod } from '../types/route'
 
-/** A route's `schema` option; an interface so entries such as trellis/openapi can add their keywords. */
-export interface RouteSchemaOptions { body?: unknown; querystring?: unknown; query?: unknown; params?: unknown; headers?: unknown; response?: Record<string | number, unknown> }
+/**
+ * Keywords a route's `schema` option may carry besides the schema parts: an interface so that
+ * entries such as trellis/openapi can declare theirs (`declare module './routing/types'`). The
+ * route schema type (TrellisSchema / FastifySchema) extends it.
+ */
+export interface RouteSchemaOptions {}

@@ -1,7 +1,7 @@
 /**
- * The reply object. `FastifyReply` declares its members (Fastify 4.3's generic parameters);
- * `TrellisReply` extends it and is what hooks and handlers receive, so module augmentation of either
- * name is seen there. `Reply` is the run-time class; `TypedReply<G>` a shorthand.
+ * The reply object: ONE interface, `FastifyReply` (Fastify 4.3's generic parameters), also exported as
+ * `TrellisReply` (see request.ts on augmenting it). `Reply` is the run-time class; `TypedReply<G>` a
+ * shorthand.
  */
 import type { Buffer } from 'node:buffer'
 import { ReplyBase } from '../lifecycle/reply'
@@ -18,18 +18,6 @@ import type { RouteContextInfo } from './context'
 export interface ReplyGenericInterface {
   Reply?: ReplyDefault
 }
-
-/** What hooks and handlers receive; augment it (or FastifyReply) to type reply decorators. */
-export interface TrellisReply<
-  RawServer extends RawServerBase = RawServerDefault,
-  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
-  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
-  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
-  ContextConfig = ContextConfigDefault,
-  SchemaCompiler extends TrellisSchema = TrellisSchema,
-  Provider extends TypeProvider = TypeProviderDefault,
-  Payload extends ReplyType = ResolveReplyType<Provider, SchemaCompiler, RouteGeneric>
-> extends FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, Payload> {}
 
 export interface FastifyReply<
   RawServer extends RawServerBase = RawServerDefault,
@@ -52,25 +40,25 @@ export interface FastifyReply<
    * Sets the status code. With trellis's inference and a response schema (without `default`), only
    * the declared codes are accepted, and `send` then takes the response declared for that code.
    */
-  code<Code extends ReplyCodes<Provider, SchemaCompiler, RouteGeneric>>(statusCode: Code): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, ReplyTypeForCode<Provider, SchemaCompiler, RouteGeneric, Code>>
-  status<Code extends ReplyCodes<Provider, SchemaCompiler, RouteGeneric>>(statusCode: Code): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, ReplyTypeForCode<Provider, SchemaCompiler, RouteGeneric, Code>>
-  send(payload?: Payload): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, Payload>
-  header(key: string, value: any): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  headers(values: { [key: string]: any }): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  code<Code extends ReplyCodes<Provider, SchemaCompiler, RouteGeneric>>(statusCode: Code): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, ReplyTypeForCode<Provider, SchemaCompiler, RouteGeneric, Code>>
+  status<Code extends ReplyCodes<Provider, SchemaCompiler, RouteGeneric>>(statusCode: Code): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, ReplyTypeForCode<Provider, SchemaCompiler, RouteGeneric, Code>>
+  send(payload?: Payload): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, Payload>
+  header(key: string, value: any): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  headers(values: { [key: string]: any }): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   getHeader(key: string): string | undefined
   getHeaders(): { [key: string]: number | string | string[] | undefined }
   removeHeader(key: string): void
   hasHeader(key: string): boolean
-  trailer(key: string, fn: (reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: unknown) => string): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  trailer(key: string, fn: (reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: unknown) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   hasTrailer(key: string): boolean
-  removeTrailer(key: string): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  redirect(statusCode: number, url: string): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  redirect(url: string): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  hijack(): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  redirect(statusCode: number, url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  redirect(url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  hijack(): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   callNotFound(): void
   getResponseTime(): number
-  type(contentType: string): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  serializer(fn: (payload: any) => string): TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  type(contentType: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  serializer(fn: (payload: any) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   serialize(payload: any): string | ArrayBuffer | Buffer
   getSerializationFunction(httpStatus: string): (payload: any) => string
   getSerializationFunction(schema: { [key: string]: any }): (payload: any) => string
@@ -81,15 +69,17 @@ export interface FastifyReply<
 }
 
 /** The run-time class (its prototype is what `decorateReply` extends). */
-export const TrellisReply = ReplyBase as unknown as {
-  new (...args: never[]): TrellisReply
-  readonly prototype: TrellisReply
+export const FastifyReply = ReplyBase as unknown as {
+  new (...args: never[]): FastifyReply
+  readonly prototype: FastifyReply
 }
 
+/** trellis's name for the same interface (augment either name, not both: see docs/typescript.md). */
+export { FastifyReply as TrellisReply }
 // The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
 // so that module augmentation of either name reaches the one declaration).
 /** The run-time Reply class (as a value); as a type, the reply hooks and handlers receive. */
-export const Reply = TrellisReply
-export type Reply<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = TrellisReply<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGeneric>
+export const Reply = FastifyReply
+export type Reply<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = FastifyReply<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGeneric>
 /** The reply of a route with these generics (Reply). */
-export type TypedReply<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = TrellisReply<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGeneric>
+export type TypedReply<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = FastifyReply<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGeneric>

@@ -1,7 +1,10 @@
 /**
- * The request object. `FastifyRequest` declares its members (Fastify 4.3's generic parameters);
- * `TrellisRequest` extends it and is what hooks and handlers receive, so module augmentation of
- * either name is seen there. `Request` is the run-time class; `TypedRequest<G>` a shorthand.
+ * The request object hooks and handlers receive: ONE interface, `FastifyRequest` (Fastify 4.3's
+ * generic parameters), also exported as `TrellisRequest`, so a handler annotated with either name
+ * gets its route generics inferred. Module augmentation works under either name; augment only one of
+ * them in a program (TypeScript keeps one of two augmentations made through two names of one
+ * interface) — the Fastify name, as plugins do. `Request` is the run-time class; `TypedRequest<G>` a
+ * shorthand.
  */
 import type { Socket } from 'node:net'
 import { RequestBase } from '../lifecycle/request'
@@ -21,18 +24,6 @@ export interface RequestGenericInterface {
   Params?: RequestParamsDefault
   Headers?: RequestHeadersDefault
 }
-
-/** What hooks and handlers receive; augment it (or FastifyRequest) to type request decorators. */
-export interface TrellisRequest<
-  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
-  RawServer extends RawServerBase = RawServerDefault,
-  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
-  SchemaCompiler extends TrellisSchema = TrellisSchema,
-  Provider extends TypeProvider = TypeProviderDefault,
-  ContextConfig = ContextConfigDefault,
-  Logger extends LoggerInstance = LoggerInstance,
-  Resolved extends RequestType = ResolveRequestType<Provider, SchemaCompiler, RouteGeneric>
-> extends FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger, Resolved> {}
 
 export interface FastifyRequest<
   RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
@@ -83,16 +74,18 @@ export interface FastifyRequest<
 }
 
 /** The run-time class (its prototype is what `decorateRequest` extends). */
-export const TrellisRequest = RequestBase as unknown as {
-  new (...args: never[]): TrellisRequest
-  readonly prototype: TrellisRequest
+export const FastifyRequest = RequestBase as unknown as {
+  new (...args: never[]): FastifyRequest
+  readonly prototype: FastifyRequest
 }
 export type { Socket }
 
+/** trellis's name for the same interface (augment either name, not both: see docs/typescript.md). */
+export { FastifyRequest as TrellisRequest }
 // The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
 // so that module augmentation of either name reaches the one declaration).
 /** The run-time Request class (as a value); as a type, the request hooks and handlers receive. */
-export const Request = TrellisRequest
-export type Request<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = TrellisRequest<RouteGeneric>
+export const Request = FastifyRequest
+export type Request<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = FastifyRequest<RouteGeneric>
 /** The request of a route with these generics (Body, Querystring, Params, Headers). */
-export type TypedRequest<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = TrellisRequest<RouteGeneric>
+export type TypedRequest<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = FastifyRequest<RouteGeneric>

@@ -1,8 +1,9 @@
 /** Route schemas and the validator/serializer compiler interface. */
 import type { TrellisInstance } from './instance'
+import type { RouteSchemaOptions } from '../routing/types'
 
-/** The schema parts of a route. */
-export interface TrellisSchema {
+/** The schema parts of a route (and, through RouteSchemaOptions, keywords entries such as trellis/openapi add). */
+export interface TrellisSchema extends RouteSchemaOptions {
   body?: unknown
   querystring?: unknown
   params?: unknown

@@ -4,7 +4,7 @@ import trellis, { errorCodes } from '../../src/index'
 
 test('defaults follow Fastify 4.3 (initialConfig)', () => {
   const app = trellis()
-  const c = app.initialConfig
+  const c = app.initialConfig as Record<string, unknown>
   assert.equal(c.bodyLimit, 1048576)
   assert.equal(c.pluginTimeout, 10000)
   assert.equal(c.exposeHeadRoutes, true)
