@@ -24,7 +24,9 @@ export interface ReplyLike { sent: boolean; hijack(): unknown; callNotFound(): v
 // union-aware keyof: a generic counts as given when it has keys (Fastify 4.3's rule)
 type KeysOf<T> = T extends unknown ? keyof T : never
 type UndefinedToUnknown<T> = [T] extends [undefined] ? unknown : T
-type IsDefault<P> = 'trellisInference' extends keyof P ? true : false
+// trellis's inference applies for the default provider and the base interface (an inline plugin's
+// instance is typed with the base, as in Fastify 4.3); any other provider maps the schemas itself
+type IsDefault<P> = [FastifyTypeProvider] extends [P] ? true : false
 
 type PartSchema<S, Part extends RequestPart> =
   Part extends keyof S ? S[Part]

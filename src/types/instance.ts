@@ -123,8 +123,7 @@ export interface FastifyInstance<
   ready(readyListener: (err: Error | null, instance?: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>) => void): void
 
   /** Queues a plugin; awaiting the result loads what is queued so far and resolves with the instance. */
-  // the instance's provider (by default trellis's inference) carries into inline plugins
-  register: Register<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider> & PromiseLike<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>, RawServer, Provider>
+  register: Register<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider> & PromiseLike<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>>
 
   routing(req: RawRequest, res: RawReply): void
   getDefaultRoute(): DefaultRoute<RawRequest, RawReply>
