@@ -29,7 +29,7 @@ typebox.post('/tb', {
 typebox.get('/tb-bad', { schema: { response: { 200: Type.Object({ id: Type.Number() }) } } },
   // @ts-expect-error provider: id is a number
   async () => ({ id: 'x' }))
-// the provider carries into plugins registered on the provider-typed instance
+// inside a plugin of the provider-typed instance, TypeBox schemas are still typed (trellis's inference takes their static type)
 typebox.register(async (child) => {
   child.get('/tb-child', { schema: { querystring: Type.Object({ q: Type.String() }) } }, async (request) => {
     expectType<string>()(request.query.q)
