@@ -95,9 +95,9 @@ export async function freePort (): Promise<number> {
 
 export interface Answer { status: number; headers: http.IncomingHttpHeaders; body: string }
 
-export function request (port: number, path: string, options: { agent?: http.Agent; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<Answer> {
+export function request (port: number, path: string, options: { agent?: http.Agent; headers?: Record<string, string>; method?: string; body?: string; localAddress?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: options.agent ?? false, headers: options.headers }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: options.agent ?? false, headers: options.headers, localAddress: options.localAddress }, (res) => {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => { body += c })
