@@ -20,6 +20,7 @@ export interface StartOptions {
   pluginTimeout: number | undefined
   requestIdHeader: string | undefined
   closeTimeout: number
+  drainDelay: number
   options: boolean
   help: boolean
 }
@@ -40,6 +41,7 @@ export const FLAGS: Array<Flag & { flag: string; help: string }> = [
   { flag: 'plugin-timeout', name: 'pluginTimeout', kind: 'string', short: 'T', env: ['TRELLIS_PLUGIN_TIMEOUT'], help: 'ms a plugin may take to load (default 10000)' },
   { flag: 'request-id-header', name: 'requestIdHeader', kind: 'string', env: ['TRELLIS_REQUEST_ID_HEADER'], help: 'take request.id from this header, e.g. x-request-id set by the proxy' },
   { flag: 'close-timeout', name: 'closeTimeout', kind: 'string', short: 'g', env: ['TRELLIS_CLOSE_TIMEOUT'], help: 'ms a process may take to close on SIGTERM/SIGINT before it exits anyway (default 10000)' },
+  { flag: 'drain-delay', name: 'drainDelay', kind: 'string', env: ['TRELLIS_DRAIN_DELAY'], help: 'ms to keep serving after SIGTERM/SIGINT before closing, while readiness fails (default 0; see docs/deployment.md)' },
   { flag: 'options', name: 'options', kind: 'boolean', short: 'o', env: ['TRELLIS_OPTIONS'], help: 'use the server options the module exports (module.exports.options / export const options)' },
   { flag: 'help', name: 'help', kind: 'boolean', short: 'h', env: [], help: 'show this help' }
 ]
@@ -114,6 +116,7 @@ export function parseStartArgs (argv: string[], env: NodeJS.ProcessEnv = process
     pluginTimeout: get('plugin-timeout') === undefined ? undefined : integer('plugin-timeout', get('plugin-timeout') as string, 0),
     requestIdHeader: get('request-id-header'),
     closeTimeout: get('close-timeout') === undefined ? 10000 : integer('close-timeout', get('close-timeout') as string, 1),
+    drainDelay: get('drain-delay') === undefined ? 0 : integer('drain-delay', get('drain-delay') as string, 0),
     options: get('options') === undefined ? false : bool('options', get('options') as string),
     help: get('help') === undefined ? false : bool('help', get('help') as string)
   }

@@ -76,7 +76,7 @@ export function runPrimary (opts: StartOptions): void {
       log.error('workers did not exit in time: killing them')
       for (const w of alive()) w.process.kill('SIGKILL')
       process.exit(1)
-    }, opts.closeTimeout + 2000).unref()
+    }, opts.drainDelay + opts.closeTimeout + 2000).unref()
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)

@@ -3,6 +3,8 @@
  * the application module, listens, and closes gracefully on SIGTERM/SIGINT (or when the primary
  * asks): new requests get 503 + Connection: close, in-flight ones finish, onClose hooks run, and the
  * process exits 0, or 1 when closing takes longer than --close-timeout. A second signal exits at once.
+ * With --drain-delay, closing waits that long first, still serving, after emitting DRAINING_EVENT on
+ * `process` so the application's readiness check can answer 503 while the load balancer notices.
  */
 import trellis from '../index'
 import type { TrellisOptions } from '../options'
@@ -12,6 +14,8 @@ import { loadApp } from './load-app'
 import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
 
 export const SHUTDOWN_MESSAGE = 'trellis:shutdown'
+/** Emitted on `process` when closing begins, before --drain-delay: the moment readiness should fail. */
+export const DRAINING_EVENT = 'trellis:draining'
 
 function serverOptions (opts: StartOptions, exported: Record<string, unknown> | undefined, appPath: string): TrellisOptions {
   const base: Record<string, unknown> = opts.options && exported !== undefined ? { ...exported } : {}
@@ -38,12 +42,12 @@ export async function serve (opts: StartOptions): Promise<TrellisInstance> {
   const server = trellis(serverOptions(opts, app.options, app.path))
   const pluginOptions: Record<string, unknown> = opts.prefix !== undefined ? { prefix: opts.prefix } : {}
   server.register(app.plugin as any, pluginOptions)
-  installShutdown(server, opts.closeTimeout)
+  installShutdown(server, opts.closeTimeout, opts.drainDelay)
   await server.listen({ port: opts.port, host: opts.address })
   return server
 }
 
-function installShutdown (app: TrellisInstance, closeTimeout: number): void {
+function installShutdown (app: TrellisInstance, closeTimeout: number, drainDelay: number): void {
   let closing = false
   const begin = (reason: string, fromSignal: boolean): void => {
     if (closing) {
@@ -52,6 +56,16 @@ function installShutdown (app: TrellisInstance, closeTimeout: number): void {
       process.exit(1)
     }
     closing = true
+    const emitter: NodeJS.EventEmitter = process
+    emitter.emit(DRAINING_EVENT, { reason, drainDelay })
+    if (drainDelay > 0) {
+      app.log.info({ reason, drainDelay }, 'draining: still serving, readiness fails, closing after the drain delay')
+      setTimeout(() => close(reason), drainDelay)
+    } else {
+      close(reason)
+    }
+  }
+  const close = (reason: string): void => {
     app.log.info({ reason, closeTimeout }, 'closing: no new requests, answering the ones in flight')
     setTimeout(() => {
       app.log.error({ closeTimeout }, 'close did not finish in time: exiting')

@@ -34,3 +34,15 @@ export default async function (app: any): Promise<void> {
 export const APP_BROKEN = `
 module.exports = async function () { throw new Error('database unreachable at boot') }
 `
+
+/** The readiness recipe of docs/deployment.md: /ready fails as soon as trellis start begins draining. */
+export const APP_READINESS = `
+module.exports = async function (app) {
+  let ready = true
+  const notReady = () => { ready = false }
+  process.once('trellis:draining', notReady)
+  app.addHook('onClose', async () => { process.removeListener('trellis:draining', notReady) })
+  app.get('/ready', async (request, reply) => ready ? { ready: true } : reply.code(503).send({ ready: false }))
+  app.get('/hello', async () => ({ hello: 'world', pid: process.pid }))
+}
+`

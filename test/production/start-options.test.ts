@@ -26,12 +26,12 @@ test('long, short and --name=value flags', () => {
   assert.deepEqual({ ...o }, {
     file: 'app.mjs', port: 8080, address: '0.0.0.0', prefix: '/api', logLevel: 'warn', prettyLogs: true, workers: 3,
     trustProxy: 'loopback,10.0.0.0/8', bodyLimit: 2048, pluginTimeout: undefined, requestIdHeader: 'x-request-id',
-    closeTimeout: 500, options: true, help: false
+    closeTimeout: 500, drainDelay: 0, options: true, help: false
   })
 })
 
 test('environment variables: TRELLIS_* and PORT, the flag wins over the variable', () => {
-  const env = { PORT: '4000', TRELLIS_WORKERS: '2', TRELLIS_TRUST_PROXY: 'true', TRELLIS_PRETTY_LOGS: 'false', TRELLIS_BODY_LIMIT: '99', TRELLIS_PREFIX: '/v1', TRELLIS_LOG_LEVEL: 'error', TRELLIS_CLOSE_TIMEOUT: '750', TRELLIS_OPTIONS: '1' }
+  const env = { PORT: '4000', TRELLIS_WORKERS: '2', TRELLIS_TRUST_PROXY: 'true', TRELLIS_PRETTY_LOGS: 'false', TRELLIS_BODY_LIMIT: '99', TRELLIS_PREFIX: '/v1', TRELLIS_LOG_LEVEL: 'error', TRELLIS_CLOSE_TIMEOUT: '750', TRELLIS_DRAIN_DELAY: '5000', TRELLIS_OPTIONS: '1' }
   const o = parseStartArgs(['app.js'], env)
   assert.equal(o.port, 4000)
   assert.equal(o.workers, 2)
@@ -41,6 +41,7 @@ test('environment variables: TRELLIS_* and PORT, the flag wins over the variable
   assert.equal(o.prefix, '/v1')
   assert.equal(o.logLevel, 'error')
   assert.equal(o.closeTimeout, 750)
+  assert.equal(o.drainDelay, 5000)
   assert.equal(o.options, true)
   assert.equal(parseStartArgs(['app.js'], { ...env, TRELLIS_PORT: '4001' }).port, 4001, 'TRELLIS_PORT before PORT')
   assert.equal(parseStartArgs(['--port', '5000', 'app.js'], { ...env, TRELLIS_PORT: '4001' }).port, 5000, 'the flag first')

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
-import { APP_CJS, APP_ESM, APP_TS, APP_BROKEN } from './fixtures'
+import { APP_CJS, APP_ESM, APP_TS, APP_BROKEN, APP_READINESS } from './fixtures'
 import { BIN, assertBuilt, runTrellis, stop, request, tempApp, listeningLine, portOf, freePort } from './helpers'
 
 describe('trellis start', { concurrency: 3 }, () => {
@@ -84,6 +84,26 @@ describe('trellis start', { concurrency: 3 }, () => {
       assert.match(responses[1], /\r\nconnection: close\r\n/i)
       assert.ok(run.lines.some((l) => l.msg === 'onClose hook ran'), 'onClose hooks ran')
       assert.ok(run.lines.some((l) => l.msg === 'closed'))
+    } finally { await stop(run) }
+  })
+
+  test('--drain-delay: readiness fails first while requests are still served, then the process closes', async () => {
+    const dir = tempApp({ 'app.cjs': APP_READINESS })
+    const run = runTrellis(['start', '-a', '127.0.0.1', '-p', '0', '--drain-delay', '1500', 'app.cjs'], { cwd: dir })
+    try {
+      const port = portOf(await run.waitFor(listeningLine))
+      assert.equal((await request(port, '/ready')).status, 200)
+      const signalled = Date.now()
+      run.child.kill('SIGTERM')
+      await run.waitFor((l) => typeof l.msg === 'string' && l.msg.startsWith('draining'))
+      const ready = await request(port, '/ready')
+      assert.equal(ready.status, 503, 'readiness flips first')
+      assert.deepEqual(JSON.parse(ready.body), { ready: false })
+      assert.equal((await request(port, '/hello')).status, 200, 'other requests are still served while draining')
+      assert.ok(!run.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('closing')), 'not closing yet')
+      const { code } = await run.exited
+      assert.equal(code, 0)
+      assert.ok(Date.now() - signalled >= 1400, 'closed after the drain delay')
     } finally { await stop(run) }
   })
 
