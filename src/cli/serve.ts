@@ -83,10 +83,10 @@ function installShutdown (app: TrellisInstance, closeTimeout: number, drainDelay
   process.on('SIGINT', () => begin('SIGINT', true))
   if (process.send !== undefined) {
     // a cluster worker: the primary asks by message (it may also have been signalled directly, as a
-    // terminal's Ctrl+C signals the whole process group), and a vanished primary means close too
+    // terminal's Ctrl+C signals the whole process group). A primary killed outright is not covered:
+    // node:cluster exits its workers at once when the IPC channel drops.
     process.on('message', (message: unknown) => {
       if (message === SHUTDOWN_MESSAGE) begin('primary', false)
     })
-    process.on('disconnect', () => begin('primary disconnected', false))
   }
 }
