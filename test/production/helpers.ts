@@ -53,7 +53,7 @@ export function runTrellis (args: string[], options: { cwd?: string; env?: Recor
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('exit', (code, signal) => { for (const w of [...waiters]) w(); resolve({ code, signal }) })
   })
-  const waitFor = (pred: (line: Record<string, any>) => boolean, timeoutMs = 15000): Promise<Record<string, any>> =>
+  const waitFor = (pred: (line: Record<string, any>) => boolean, timeoutMs = 30000): Promise<Record<string, any>> =>
     new Promise((resolve, reject) => {
       const check = (): boolean => {
         const hit = lines.find(pred)
