@@ -144,7 +144,8 @@ function section (results, startedAt, load0, load1) {
     '```',
     '',
     `Run: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: nproc ${nproc} (${cpus()[0]?.model?.trim() ?? 'unknown cpu'}), node ${process.version}.`,
-    `Load average before/after: ${load0.map((x) => x.toFixed(2)).join(' ')} / ${load1.map((x) => x.toFixed(2)).join(' ')}`,
+    `Load average before/after: ${load0.map((x) => x.toFixed(2)).join(' ')} / ${load1.map((x) => x.toFixed(2)).join(' ')}` +
+      (Math.max(load0[0], load1[0]) > nproc ? ' — a busy machine (load above the core count): other processes took CPU from both server and load generator, so rerun on a quiet machine before reading anything into these figures.' : ''),
     '',
     '| setup | server CPUs | load CPUs | req/s | vs 1 worker | server CPU µs/req | runs (req/s) |',
     '|---|---|---|---|---|---|---|',
@@ -158,7 +159,9 @@ function section (results, startedAt, load0, load1) {
     'generator (or the load generated from another machine). Once connections are established',
     '(keep-alive), requests go straight to the worker that owns the socket, so the per-request cost',
     'of the cluster is close to zero and the expected gain with a free core per worker is close to',
-    'N× for CPU-bound handlers.',
+    'N× for CPU-bound handlers. On a busy machine, a server allowed on two cores also gets a larger',
+    'share of the CPU other processes leave, which can make the last row look better than the second',
+    'worker alone would make it.',
     ''
   ].join('\n')
 }

@@ -54,6 +54,19 @@ describe('trellis start --workers', { concurrency: true }, () => {
     } finally { await stop(run) }
   })
 
+  test('Ctrl+C (SIGINT to the whole process group): one graceful close, not a forced exit; exit 0', async () => {
+    const dir = tempApp({ 'app.cjs': APP_CJS })
+    const run = runTrellis(['start', '-a', '127.0.0.1', '-p', '0', '--workers', '2', 'app.cjs'], { cwd: dir, detached: true })
+    try {
+      await run.waitFor(() => run.lines.filter((l) => l.msg === 'worker listening').length >= 2)
+      process.kill(-(run.child.pid as number), 'SIGINT') // the group: primary and workers alike
+      const { code } = await run.exited
+      assert.equal(code, 0)
+      assert.equal(run.lines.filter((l) => l.msg === 'closed').length, 2)
+      assert.ok(!run.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('second signal')))
+    } finally { await stop(run) }
+  })
+
   test('an app that fails to start in every worker: the primary stops (exit 1) instead of restarting forever', async () => {
     const dir = tempApp({ 'app.cjs': APP_BROKEN })
     const run = runTrellis(['start', '-a', '127.0.0.1', '-p', '0', '--workers', '2', 'app.cjs'], { cwd: dir })

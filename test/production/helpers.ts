@@ -27,12 +27,13 @@ export interface Running {
 }
 
 /** Starts `trellis <args>` in `cwd`; log lines (JSON) are collected as they arrive. */
-export function runTrellis (args: string[], options: { cwd?: string; env?: Record<string, string>; execArgv?: string[] } = {}): Running {
+export function runTrellis (args: string[], options: { cwd?: string; env?: Record<string, string>; execArgv?: string[]; detached?: boolean } = {}): Running {
   assertBuilt()
   const child = spawn(process.execPath, [...(options.execArgv ?? []), BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe']
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached === true // its own process group, as a terminal's foreground job
   })
   const lines: Array<Record<string, any>> = []
   let out = ''
