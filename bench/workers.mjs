@@ -157,9 +157,9 @@ function section (results, startedAt, load0, load1) {
     'same core); on both cores they compete with the load generator. Neither row is the speed-up of',
     'adding a core: that needs a machine with at least N + 1 cores for N workers plus the load',
     'generator (or the load generated from another machine). Once connections are established',
-    '(keep-alive), requests go straight to the worker that owns the socket, so the per-request cost',
-    'of the cluster is close to zero and the expected gain with a free core per worker is close to',
-    'N× for CPU-bound handlers. On a busy machine, a server allowed on two cores also gets a larger',
+    '(keep-alive), requests go straight to the worker that owns the socket and the primary is idle;',
+    'what two workers on one core add per request (the CPU µs/req column) is the cost of switching',
+    'between them, which a free core per worker does not pay. On a busy machine, a server allowed on two cores also gets a larger',
     'share of the CPU other processes leave, which can make the last row look better than the second',
     'worker alone would make it.',
     ''
