@@ -8,6 +8,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { join } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { APP_CJS, APP_ESM, APP_TS, APP_BROKEN, APP_READINESS } from './fixtures'
 import { BIN, assertBuilt, runTrellis, stop, request, tempApp, listeningLine, portOf, freePort } from './helpers'
@@ -172,6 +173,31 @@ describe('trellis start', { concurrency: 3 }, () => {
     assert.equal(help.status, 0)
     assert.match(help.stdout, /\[env: TRELLIS_PORT or PORT\]/)
     assert.match((await cli(['version'])).stdout, /^\d+\.\d+\.\d+\n$/)
+  })
+
+  test('--pretty-logs with pino-pretty installed next to the app: log lines go through it', async () => {
+    // a stand-in pino-pretty (a pino transport: a function returning a writable stream) in the app's
+    // node_modules, so the test does not depend on the real package being installed
+    const dir = tempApp({ 'app.cjs': APP_CJS })
+    mkdirSync(join(dir, 'node_modules', 'pino-pretty'), { recursive: true })
+    writeFileSync(join(dir, 'node_modules', 'pino-pretty', 'index.js'), `
+const { Writable } = require('node:stream')
+module.exports = () => new Writable({
+  write (chunk, _enc, cb) {
+    const lines = String(chunk).split('\\n').filter(Boolean).map((line) => 'PRETTY ' + JSON.parse(line).msg + '\\n')
+    process.stdout.write(lines.join(''), cb)
+  }
+})
+`)
+    const run = runTrellis(['start', '-a', '127.0.0.1', '-p', '0', '--pretty-logs', 'app.cjs'], { cwd: dir })
+    try {
+      const deadline = Date.now() + 30000
+      while (!/PRETTY Server listening at http:\/\/127\.0\.0\.1:\d+/.test(run.stdout()) && Date.now() < deadline && run.child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      assert.match(run.stdout(), /PRETTY Server listening at http:\/\/127\.0\.0\.1:\d+/)
+      assert.doesNotMatch(run.stderr(), /needs the optional package/)
+    } finally { await stop(run) }
   })
 
   test('--pretty-logs without pino-pretty installed: a clear message, JSON logs, still serving', async () => {
