@@ -9,7 +9,7 @@
 //   node conformance/types/run.mjs --table    print the per-file table (docs/compatibility.md)
 //   node conformance/types/run.mjs --verbose  also list every assertion that does not hold
 //
-// The files are copied to conformance/.work/types with their imports mapped: '../../fastify',
+// The files are copied to conformance/.types-work/types with their imports mapped: '../../fastify',
 // '../../types/*' and '@fastify/error' (Fastify's error type) -> 'trellis' (dist/lib/index.d.ts,
 // run `npm run build` first), 'tsd' -> conformance/types/tsd.d.ts. One TypeScript program compiles
 // them all (strict, as tsd does). An assertion holds when:
@@ -22,6 +22,11 @@
 // Stricter than tsd in one way: where v's type is `any` and T is not, expectType/expectAssignable
 // do not hold (an error earlier in the file must not make later assertions pass vacuously).
 // Errors outside any assertion are counted per file too ("other errors"; tsd fails on them).
+// The copy is not under conformance/.work: the runtime ratchet installs fastify@4.3.0's test
+// dependencies into conformance/.work/node_modules (pino 8 among them), and module resolution from
+// a copy there would find those before the repository's own packages, so a test file's result would
+// depend on whether the runtime ratchet ran first. From conformance/.types-work resolution reaches
+// only the repository's node_modules.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire, Module } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -33,7 +38,7 @@ const require = createRequire(import.meta.url)
 const args = new Set(process.argv.slice(2))
 const RATCHET = join(here, 'ratchet.json')
 const SUITE = join(root, 'node_modules', 'fastify43', 'test', 'types')
-const WORK = join(root, 'conformance', '.work', 'types')
+const WORK = join(root, 'conformance', '.types-work', 'types')
 // --target=fastify compiles the same files against fastify@4.3.0's own declarations: the calibration
 // (what the real package scores with this checker), as conformance/baseline-fastify.json is at run time.
 const AGAINST_FASTIFY = args.has('--target=fastify')

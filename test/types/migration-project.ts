@@ -1,7 +1,9 @@
 /**
  * Shared by the migration tests: the two code blocks of docs/typescript.md ("Before (Fastify 4):",
- * "After (trellis):"), and a throwaway consumer project in conformance/.work/migration whose
+ * "After (trellis):"), and a throwaway consumer project in conformance/.types-work/migration whose
  * node_modules link to the real packages, compiled with tsc (node16 resolution, package "exports").
+ * Not under conformance/.work, whose node_modules (the runtime ratchet's install of Fastify's test
+ * dependencies, pino 8 among them) resolution would otherwise reach before the repository's own.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -9,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 
 export const root = join(__dirname, '..', '..')
-const work = join(root, 'conformance', '.work', 'migration')
+const work = join(root, 'conformance', '.types-work', 'migration')
 
 function codeBlockAfter (markdown: string, heading: string): string {
   const at = markdown.indexOf(heading)
