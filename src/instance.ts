@@ -10,7 +10,7 @@ import { contextOf, type Context } from './context/context'
 import { kContext } from './context/symbols'
 import { addHookToTree, checkHook, type AnyHook } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
-import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose } from './context/boot'
+import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from './context/boot'
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
@@ -112,12 +112,13 @@ export class TrellisInstance {
   }
 
   addHook<Name extends keyof HookSignatures> (name: Name, fn: HookSignatures<this>[Name]): this
-  /** Any other name fails at run time with FST_ERR_HOOK_INVALID_NAME (kept callable for untyped code). */
+  /** Any other name fails at run time with FST_ERR_HOOK_NOT_SUPPORTED (kept callable for untyped code). */
   addHook (name: string, fn: (...args: any[]) => unknown): this
   addHook (name: string, fn: AnyHook): this {
     checkHook(name, fn)
     const context = ctx(this)
     if (name === 'onClose') { context.onClose.push(fn); return this }
+    if (name === 'onListen' || name === 'preClose') { context[name].push(fn); return this }
     if (name === 'onReady') {
       if (context.root.isReady) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
       context.onReady.push(fn)
@@ -353,11 +354,13 @@ export class TrellisInstance {
         throw err
       }
     })()
+    // onListen hooks run after the caller learns the address (Fastify 4.29), never holding it up
+    const rootContext = root.rootContext
     if (callback !== undefined) {
-      promise.then((address) => callback(null, address), (err: Error) => callback(err, null))
+      promise.then((address) => { callback(null, address); if (hasOnListen(rootContext)) runOnListen(rootContext) }, (err: Error) => callback(err, null))
       return undefined
     }
-    return promise
+    return promise.then((address) => { if (hasOnListen(rootContext)) runOnListen(rootContext); return address })
   }
 
   /**
@@ -377,6 +380,7 @@ export class TrellisInstance {
       if (root.closed) return
       root.closing = true
       await loadForClose(root)
+      await runPreClose(root)
       if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
       root.listening = false
       try {

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
-import { runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
+import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
 import { parseBody, shouldParseBody } from './body'
 import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequest } from '../schema/validation'
@@ -29,6 +29,7 @@ export function startRequest (route: RouteContext, request: RequestBase, reply: 
   watchResponse(reply)
   if (!root.disableRequestLogging) request.log.info({ req: request }, 'incoming request')
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
+  if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
   runRequestHooks(route.hooks.onRequest, route.server, request, reply, (err) => {
     if (err !== null) { failWith(reply, err); return }
@@ -74,19 +75,29 @@ function preValidation (request: RequestBase, reply: ReplyBase): void {
 function validate (request: RequestBase, reply: ReplyBase): void {
   const route = reply.context
   if (route.validates) {
-    let error: Error | null
+    let error: Error | null | Promise<Error | null>
     try {
       error = validateRequest(route.validators, request, route.schemaErrorFormatter)
     } catch (err) {
       failWith(reply, err)
       return
     }
-    if (error !== null) {
-      if (route.attachValidation) request.validationError = error
-      else { failWith(reply, error); return }
+    if (error instanceof Promise) {
+      error.then((e) => { if (validated(request, reply, e)) preHandler(request, reply) }, (err) => failWith(reply, err))
+      return
     }
+    if (error !== null && !validated(request, reply, error)) return
   }
   preHandler(request, reply)
+}
+
+/** Applies a validation outcome; false when the request ended with it. Async validators go on from here. */
+function validated (request: RequestBase, reply: ReplyBase, error: Error | null): boolean {
+  if (error !== null) {
+    if (reply.context.attachValidation) request.validationError = error
+    else { failWith(reply, error); return false }
+  }
+  return true
 }
 
 export function preHandler (request: RequestBase, reply: ReplyBase): void {
@@ -147,6 +158,18 @@ function watchResponse (reply: ReplyBase): void {
   }
   res.on('finish', onFinished)
   res.on('error', onFinished)
+}
+
+/** onRequestAbort hooks (Fastify 4.29): the client closed the connection before the response was complete. */
+function watchAbort (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
+  const req = request.raw
+  if (typeof req.once !== 'function') return
+  req.once('close', () => {
+    if (!req.aborted) return
+    runAbortHooks(route.hooks.onRequestAbort, route.server, request, (err) => {
+      if (err !== null) reply.log.error({ err }, 'onRequestAborted hook failed')
+    })
+  })
 }
 
 function watchTimeout (route: RouteContext, request: RequestBase, reply: ReplyBase): void {

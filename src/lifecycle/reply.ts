@@ -282,9 +282,9 @@ const INVALID_TRAILERS = new Set([
  * Fastify 4.3's order: the context's reply serializer (setReplySerializer) is the application's
  * explicit choice and wins over the route's response schema; then the schema; then JSON.
  */
-export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number): string {
+export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number, contentType?: string): string {
   if (context.replySerializer !== null) return context.replySerializer(payload, statusCode)
-  const fn = context.serializers?.forStatus(statusCode)
+  const fn = context.serializers?.forStatus(statusCode, contentType)
   if (fn !== undefined) return fn(payload)
   return JSON.stringify(payload)
 }
@@ -302,7 +302,7 @@ function serializeAndSend (reply: ReplyBase, payload: unknown): void {
   let serialized: unknown
   try {
     if (reply.customSerializer !== null) serialized = reply.customSerializer(payload)
-    else serialized = serializeWithRoute(reply.context, payload, reply.raw.statusCode)
+    else serialized = serializeWithRoute(reply.context, payload, reply.raw.statusCode, reply.headersStore['content-type'] as string | undefined)
   } catch (err) {
     if (err !== null && typeof err === 'object') (err as { serialization?: unknown }).serialization = reply.context.config
     sendError(reply, err)

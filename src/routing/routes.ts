@@ -6,7 +6,7 @@
  */
 import { errorCodes } from '../errors'
 import type { Context } from '../context/context'
-import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
+import { checkAsyncArity, requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import type { RequestClass } from '../lifecycle/request'
 import type { ReplyClass } from '../lifecycle/reply'
@@ -76,7 +76,8 @@ function checkOptions (opts: RouteOptions, methods: string[], path: string): voi
     const hook = opts[name]
     if (hook === undefined) continue
     for (const fn of Array.isArray(hook) ? hook : [hook]) {
-      if (typeof fn !== 'function') throw new Error(`${name} hook should be a function, instead got ${typeof fn}`)
+      if (typeof fn !== 'function') throw new errorCodes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
+      checkAsyncArity(name, fn)
     }
   }
 }

@@ -126,4 +126,10 @@ export interface HookSignatures<Instance = any> {
   onClose: (this: Instance, instance: Instance, done: Done) => unknown
   onRoute: (this: Instance, routeOptions: RouteOptionsInput & { routePath: string; prefix: string; path: string; [key: string]: unknown }) => void
   onRegister: (this: Instance, instance: Instance, opts: Record<string, any>) => void
+  /** Fastify 4.29: after the server listens (errors are logged, never thrown). */
+  onListen: (this: Instance, done: Done) => unknown
+  /** Fastify 4.29: at close(), before the server stops accepting connections. */
+  preClose: (this: Instance, done: Done) => unknown
+  /** Fastify 4.29: the client closed the connection before the response was sent. */
+  onRequestAbort: (this: Instance, request: TypedRequest, done: Done) => unknown
 }

@@ -23,7 +23,7 @@ export type {
 } from './types'
 export { createDefaultValidatorCompiler, buildAjv, DEFAULT_AJV_OPTIONS, clearValidatorCompilerPool } from './ajv-compiler'
 export type { DefaultValidatorCompiler } from './ajv-compiler'
-export { compileRouteValidators, hasRequestSchemas } from './route-validators'
+export { compileRouteValidators, hasRequestSchemas, warnMissingParts } from './route-validators'
 export type { CompileRouteValidatorsInput } from './route-validators'
 export { validateRequest, wrapValidationError } from './validate'
 export { defaultSchemaErrorFormatter } from './error-formatter'
