@@ -107,6 +107,9 @@ function isPositiveLimit (n: unknown): n is number {
  *
  * `done` runs in the async context of the call to parseBody (AsyncResource), like 4.3.
  */
+/** Marks a body error whose response must close the connection (`Connection: close`). */
+export const kCloseConnection = Symbol('trellis.closeConnection')
+
 export function parseBody (
   request: BodyRequest,
   payload: Readable,
@@ -171,7 +174,10 @@ function runParser (parser: ResolvedParser, request: BodyRequest, input: unknown
 function readRawBody (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
   const expected = declaredLength(request.headers)
   if (expected !== undefined && expected > limit) {
-    finish(new FST_ERR_CTP_BODY_TOO_LARGE())
+    // the client sends the announced body anyway: answer and close the connection (Fastify 4.29)
+    const err = new FST_ERR_CTP_BODY_TOO_LARGE()
+    Object.defineProperty(err, kCloseConnection, { value: true })
+    finish(err)
     return
   }
   if (payload.destroyed && !payload.readableEnded) {

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
 import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
-import { parseBody, shouldParseBody } from './body'
+import { kCloseConnection, parseBody, shouldParseBody } from './body'
 import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequest } from '../schema/validation'
 import type { RequestBase } from './request'
@@ -56,7 +56,11 @@ function preParsing (request: RequestBase, reply: ReplyBase): void {
 function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
   if (!shouldParseBody(request.raw.method, request.raw.headers)) { preValidation(request, reply); return }
   parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
-    if (err !== null) { failWith(reply, err); return }
+    if (err !== null) {
+      if ((err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
+      failWith(reply, err)
+      return
+    }
     request.body = body
     preValidation(request, reply)
   })
