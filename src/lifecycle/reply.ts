@@ -36,7 +36,7 @@ export class ReplyBase {
   context: RouteContext
   /** Headers to write, lowercased names. */
   headersStore: Record<string, HeaderValue>
-  trailersStore: Record<string, ((reply: ReplyBase, payload: unknown) => string) | undefined> | null
+  trailersStore: Record<string, ((reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown) | undefined> | null
   customSerializer: ((payload: any) => string) | null
   isError: boolean
   hijacked: boolean
@@ -130,7 +130,7 @@ export class ReplyBase {
     return this
   }
 
-  trailer (name: string, fn: (reply: ReplyBase, payload: unknown) => string): this {
+  trailer (name: string, fn: (reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown): this {
     const key = name.toLowerCase()
     if (INVALID_TRAILERS.has(key)) throw new errorCodes.FST_ERR_BAD_TRAILER_NAME(key)
     if (typeof fn !== 'function') throw new errorCodes.FST_ERR_BAD_TRAILER_VALUE(key, typeof fn)

@@ -8,6 +8,9 @@ import type { Readable } from 'node:stream'
 import { errorCodes } from '../errors'
 import type { ReplyBase } from './reply'
 import { sendError } from './reply'
+import { emitDeprecation } from '../warnings'
+
+const noop = (): void => {}
 
 export function writeResponse (reply: ReplyBase, payload: unknown): void {
   const res = reply.raw
@@ -28,8 +31,8 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
       headers['content-length'] = '0'
     }
     res.writeHead(statusCode, headers as Record<string, string>)
-    sendTrailers(reply, payload)
-    res.end()
+    if (reply.trailersStore === null) res.end()
+    else sendTrailers(reply, payload, () => res.end())
     return
   }
 
@@ -58,24 +61,62 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
     return
   }
   if (hasBody) res.write(payload)
-  sendTrailers(reply, payload)
-  res.end()
+  sendTrailers(reply, payload, () => res.end())
 }
 
-function sendTrailers (reply: ReplyBase, payload: unknown): void {
-  if (reply.trailersStore === null) return
+/**
+ * Computes the trailers and adds them, then calls `end`. A trailer function answers with
+ * `done(err, value)` or a promise (Fastify 4.29); a plain return value still works but is
+ * deprecated (FSTDEP013). A failing trailer is left out (logged at debug: the status is sent).
+ */
+function sendTrailers (reply: ReplyBase, payload: unknown, end: () => void): void {
+  const store = reply.trailersStore
+  if (store === null) { end(); return }
   const trailers: Record<string, string> = {}
-  for (const [name, fn] of Object.entries(reply.trailersStore)) {
-    if (typeof fn === 'function') trailers[name] = fn(reply, payload)
+  let pending = 0
+  let any = false
+  const send = (): void => {
+    if (pending !== 0) return
+    reply.raw.addTrailers(trailers)
+    end()
   }
-  reply.raw.addTrailers(trailers)
+  for (const name of Object.keys(store)) {
+    const fn = store[name]
+    if (typeof fn !== 'function') continue
+    any = true
+    pending++
+    let answered = false
+    const done = (err?: unknown, value?: unknown): void => {
+      if (answered) return
+      answered = true
+      pending--
+      if (err !== undefined && err !== null) reply.log.debug(err)
+      else trailers[name] = value as string
+      process.nextTick(send)
+    }
+    let result: unknown
+    try {
+      result = fn(reply, payload, done)
+    } catch (err) {
+      done(err)
+      continue
+    }
+    if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+      (result as PromiseLike<unknown>).then((v) => done(null, v), (err: unknown) => done(err ?? new Error('trailer rejected')))
+    } else if (result !== null && result !== undefined) {
+      emitDeprecation('FSTDEP013')
+      done(null, result)
+    }
+  }
+  if (!any) end()
 }
 
 function sendStream (reply: ReplyBase, payload: Readable): void {
   const res = reply.raw
   let sourceOpen = true
   let errorLogged = false
-  if (reply.trailersStore !== null) payload.on('end', () => sendTrailers(reply, null))
+  // piping ends the response right after the source's end: only trailers that answer at once make it (as Fastify)
+  if (reply.trailersStore !== null) payload.on('end', () => sendTrailers(reply, null, noop))
   finished(payload, { readable: true, writable: false }, (err) => {
     sourceOpen = false
     if (err === undefined || err === null) return
