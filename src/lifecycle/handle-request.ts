@@ -11,15 +11,43 @@ import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runVa
 import { kCloseConnection, parseBody, shouldParseBody } from './body'
 import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequest } from '../schema/validation'
+import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
   const root = route.root
-  const id = root.genReqId(req)
+  const id = route.genReqId(req)
+  if (route.childLoggerFactory !== null) { factoryLoggedRequest(route, req, res, params, query, id); return }
   const log = root.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
+  startRequest(route, request, reply)
+}
+
+const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
+/**
+ * A route with a child logger factory (Fastify 4.29): the factory makes the request's logger. A
+ * factory that returns no logger is answered with FST_ERR_LOG_INVALID_LOGGER (500), not a crash.
+ */
+function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string): void {
+  const root = route.root
+  const opts: Record<string, unknown> = { level: route.logLevel }
+  if (route.logSerializers !== undefined) opts.serializers = route.logSerializers
+  let log: any
+  let failure: unknown = null
+  try {
+    log = route.childLoggerFactory!.call(route.server, root.log, { [root.options.requestIdLogLabel]: id }, opts, req)
+    const missing = LOGGER_METHODS.filter((m) => log === null || log === undefined || typeof log[m] !== 'function')
+    if (missing.length > 0) failure = new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+  } catch (err) {
+    failure = err
+  }
+  if (failure !== null) log = root.requestLogger(id, route.logLevel, route.logSerializers)
+  const request = new route.Request(id, params, req, query, log, route)
+  const reply = new route.Reply(res, request, log)
+  if (failure !== null) { failWith(reply, failure); return }
   startRequest(route, request, reply)
 }
 

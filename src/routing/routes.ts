@@ -6,6 +6,8 @@
  */
 import { errorCodes } from '../errors'
 import type { Context } from '../context/context'
+import { contextGenReqId } from '../context/gen-req-id'
+import { contextChildLoggerFactory } from '../context/child-logger-factory'
 import { checkAsyncArity, requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import type { RequestClass } from '../lifecycle/request'
@@ -32,6 +34,8 @@ export interface RouteOptions {
   bodyLimit?: number
   logLevel?: string
   logSerializers?: Record<string, (value: any) => unknown>
+  /** Fastify 4.29: makes this route's request loggers (see setChildLoggerFactory). */
+  childLoggerFactory?: (...args: any[]) => any
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   exposeHeadRoute?: boolean
   validatorCompiler?: (...args: any[]) => any
@@ -174,6 +178,8 @@ function headOnSend (_request: unknown, reply: { header: (k: string, v: string) 
 function createRouteContext (context: Context, opts: RouteOptions, url: string): RouteContext {
   return {
     root: context.root,
+    genReqId: context.root.genReqId,
+    childLoggerFactory: null,
     server: context.instance,
     config: { ...(opts.config ?? {}), url, method: opts.method },
     schema: opts.schema,
@@ -209,6 +215,8 @@ export function buildRoute (record: RouteRecord): void {
     hooks[name] = own === undefined ? context.hooks[name].slice() : context.hooks[name].concat(own)
   }
   route.hooks = hooks
+  route.genReqId = contextGenReqId(context)
+  route.childLoggerFactory = typeof opts.childLoggerFactory === 'function' ? opts.childLoggerFactory as RouteContext['childLoggerFactory'] : contextChildLoggerFactory(context)
   route.errorHandler = opts.errorHandler !== undefined ? buildErrorHandler(context.errorHandler, opts.errorHandler, context.instance) : context.errorHandler
   route.replySerializer = context.replySerializer
   route.parsers = context.parsers

@@ -82,6 +82,8 @@ export interface RouteShorthandOptions<G extends RouteGenericInterface = RouteGe
   bodyLimit?: number
   logLevel?: string
   logSerializers?: Record<string, (value: any) => unknown>
+  /** Fastify 4.29: `(logger, bindings, opts, rawReq) => childLogger` for this route's requests. */
+  childLoggerFactory?: (this: any, logger: any, bindings: Record<string, unknown>, opts: Record<string, unknown>, rawReq: import('node:http').IncomingMessage) => any
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   exposeHeadRoute?: boolean
   validatorCompiler?: (input: { schema: any; method: string; url: string; httpPart: string }) => (data: any) => unknown

@@ -56,15 +56,26 @@ export function normalizeResponseSchema (input: unknown): unknown {
 type ByMediaType = Map<string, SerializerFn>
 type Entry = SerializerFn | ByMediaType
 
-/** `{ content: { 'application/json': { schema } } }` -> [type, schema] pairs; undefined otherwise. */
+/**
+ * `{ content: { 'application/json': { schema } } }` -> [type, schema] pairs; undefined otherwise.
+ * As Fastify 4.29: a `content` with one key and no `schema` under it is an ordinary schema (the
+ * shorthand `{ content: { type: 'string' } }` declares a property named `content`); with several
+ * keys, a missing schema is FST_ERR_SCH_CONTENT_MISSING_SCHEMA.
+ */
 function contentSchemas (schema: unknown): Array<[string, unknown]> | undefined {
   if (schema === null || typeof schema !== 'object' || Object.getPrototypeOf(schema) !== Object.prototype) return undefined
   const content = (schema as { content?: unknown }).content
   if (content === null || typeof content !== 'object' || Array.isArray(content)) return undefined
-  return Object.keys(content).map((type) => {
+  const types = Object.keys(content)
+  const schemaOf = (type: string): unknown => {
     const entry = (content as Record<string, { schema?: unknown } | undefined>)[type]
-    if (entry === null || typeof entry !== 'object' || !entry.schema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
-    return [type, entry.schema]
+    return entry !== null && typeof entry === 'object' ? entry.schema : undefined
+  }
+  if (types.length === 0 || (types.length === 1 && !schemaOf(types[0]))) return undefined
+  return types.map((type) => {
+    const entrySchema = schemaOf(type)
+    if (!entrySchema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
+    return [type, entrySchema]
   })
 }
 

@@ -91,7 +91,12 @@ function contentSchemas (body: unknown): Array<[string, unknown]> | undefined {
   if (!isPlainSchemaObject(body)) return undefined
   const content = body.content
   if (content === null || typeof content !== 'object' || Array.isArray(content)) return undefined
-  return Object.keys(content).map((type) => [type, (content as Record<string, { schema?: unknown } | undefined>)[type]?.schema])
+  return Object.keys(content).map((type) => {
+    const entry = (content as Record<string, { schema?: unknown } | undefined>)[type]
+    const schema = entry !== null && typeof entry === 'object' ? entry.schema : undefined
+    if (!schema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
+    return [type, schema]
+  })
 }
 
 /** FSTWRN001 (Fastify 4.29) for each request part the schema declares with no schema (`body: undefined`). */
