@@ -244,6 +244,8 @@ export class ReplyBase {
     const hasContentType = contentType !== undefined
     if (payload !== null) {
       if (typeof (payload as { pipe?: unknown }).pipe === 'function') { onSend(this, payload); return this }
+      // web streams and fetch Responses (Fastify 4.29) are sent as they are, like node streams
+      if (typeof (payload as { getReader?: unknown }).getReader === 'function' || isWebResponse(payload)) { onSend(this, payload); return this }
       if (Buffer.isBuffer(payload) || payload instanceof Uint8Array) {
         if (!hasContentType) this.headersStore['content-type'] = OCTET_TYPE
         onSend(this, payload)
@@ -271,6 +273,11 @@ export class ReplyBase {
     onSend(this, payload)
     return this
   }
+}
+
+/** A fetch `Response` (undici's or the global one). */
+export function isWebResponse (payload: unknown): payload is Response {
+  return Object.prototype.toString.call(payload) === '[object Response]'
 }
 
 const INVALID_TRAILERS = new Set([
@@ -329,7 +336,8 @@ export function onSend (reply: ReplyBase, payload: unknown): void {
 
 function isWritable (payload: unknown): boolean {
   return payload === undefined || payload === null || typeof payload === 'string' || Buffer.isBuffer(payload) ||
-    payload instanceof Uint8Array || typeof (payload as { pipe?: unknown }).pipe === 'function'
+    payload instanceof Uint8Array || typeof (payload as { pipe?: unknown }).pipe === 'function' ||
+    typeof (payload as { getReader?: unknown }).getReader === 'function' || isWebResponse(payload)
 }
 
 function writeOrFail (reply: ReplyBase, payload: unknown): void {

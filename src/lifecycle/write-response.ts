@@ -3,17 +3,17 @@
  * HEAD, 204 and 304; content-length is computed from the bytes written; streams are piped and
  * torn down cleanly when either side fails.
  */
-import { finished } from 'node:stream'
-import type { Readable } from 'node:stream'
+import { finished, Readable } from 'node:stream'
 import { errorCodes } from '../errors'
 import type { ReplyBase } from './reply'
-import { sendError } from './reply'
+import { isWebResponse, sendError } from './reply'
 import { emitDeprecation } from '../warnings'
 
 const noop = (): void => {}
 
 export function writeResponse (reply: ReplyBase, payload: unknown): void {
   const res = reply.raw
+  if (payload !== null && typeof payload === 'object' && !Buffer.isBuffer(payload)) payload = fromWeb(reply, payload)
   const statusCode = res.statusCode
   const method = reply.request.raw.method
   const headers = reply.headersStore
@@ -109,6 +109,28 @@ function sendTrailers (reply: ReplyBase, payload: unknown, end: () => void): voi
     }
   }
   if (!any) end()
+}
+
+/**
+ * A fetch `Response` gives its status, headers and body; a web `ReadableStream` is sent as a node
+ * stream (Fastify 4.29). A Response whose body was already read is FST_ERR_REP_RESPONSE_BODY_CONSUMED.
+ */
+function fromWeb (reply: ReplyBase, payload: unknown): unknown {
+  if (isWebResponse(payload)) {
+    reply.code(payload.status)
+    payload.headers.forEach((value, name) => { reply.header(name, value) })
+    if (payload.body !== null && payload.bodyUsed) throw new errorCodes.FST_ERR_REP_RESPONSE_BODY_CONSUMED()
+    payload = payload.body
+  }
+  if (payload !== null && typeof (payload as { getReader?: unknown }).getReader === 'function' && typeof (payload as { pipe?: unknown }).pipe !== 'function') {
+    const statusCode = reply.raw.statusCode
+    if (statusCode === 204 || statusCode === 304 || reply.request.raw.method === 'HEAD') {
+      (payload as ReadableStream).cancel().catch(noop)
+      return null
+    }
+    return Readable.fromWeb(payload as import('node:stream/web').ReadableStream)
+  }
+  return payload
 }
 
 function sendStream (reply: ReplyBase, payload: Readable): void {
