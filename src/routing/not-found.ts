@@ -31,6 +31,8 @@ function routeFor (context: Context): RouteContext {
     root: context.root,
     genReqId: contextGenReqId(context),
     childLoggerFactory: contextChildLoggerFactory(context),
+    exposeHeadRoute: undefined,
+    prefixTrailingSlash: undefined,
     server: context.instance,
     config: {},
     schema: undefined,

@@ -36,6 +36,9 @@ export interface RouteContext {
   /** The instance (context) the route was defined in; `this` of handlers and hooks. */
   readonly server: any
   readonly config: RouteConfig
+  /** The route's own `exposeHeadRoute` / `prefixTrailingSlash` options (request.routeOptions, Fastify 4.29). */
+  exposeHeadRoute?: boolean
+  prefixTrailingSlash?: string
   schema: Record<string, unknown> | undefined
   handler: (this: any, request: any, reply: any) => unknown
   errorHandler: ErrorHandler

@@ -180,6 +180,8 @@ function createRouteContext (context: Context, opts: RouteOptions, url: string):
     root: context.root,
     genReqId: context.root.genReqId,
     childLoggerFactory: null,
+    exposeHeadRoute: undefined,
+    prefixTrailingSlash: undefined,
     server: context.instance,
     config: { ...(opts.config ?? {}), url, method: opts.method },
     schema: opts.schema,
@@ -216,6 +218,8 @@ export function buildRoute (record: RouteRecord): void {
   }
   route.hooks = hooks
   route.genReqId = contextGenReqId(context)
+  route.exposeHeadRoute = opts.exposeHeadRoute
+  route.prefixTrailingSlash = opts.prefixTrailingSlash
   route.childLoggerFactory = typeof opts.childLoggerFactory === 'function' ? opts.childLoggerFactory as RouteContext['childLoggerFactory'] : contextChildLoggerFactory(context)
   route.errorHandler = opts.errorHandler !== undefined ? buildErrorHandler(context.errorHandler, opts.errorHandler, context.instance) : context.errorHandler
   route.replySerializer = context.replySerializer
