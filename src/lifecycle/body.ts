@@ -42,9 +42,10 @@ function headerValue (headers: BodyRequest['headers'], name: string): string | u
 }
 
 /**
- * Fastify 4.3's rule for whether the body of a request is parsed at all (handleRequest):
+ * Fastify 4.29's rule for whether the body of a request is parsed at all (handleRequest):
  * - GET / HEAD: never.
- * - POST / PUT / PATCH: always when a Content-Type is present; without one, only when the request
+ * - POST / PUT / PATCH, and (since 4.x) TRACE, SEARCH and the WebDAV methods PROPFIND, PROPPATCH,
+ *   LOCK, COPY, MOVE, MKCOL, REPORT, MKCALENDAR: always when a Content-Type is present; without one, only when the request
  *   announces a body (`transfer-encoding` present, or `content-length` present and not `'0'`) —
  *   then parseBody answers 415 unless a `'*'` catch-all exists.
  * - OPTIONS / DELETE: only with a Content-Type *and* a `transfer-encoding` or `content-length`.
@@ -55,7 +56,8 @@ export function shouldParseBody (method: string | undefined, headers: BodyReques
   const te = headers['transfer-encoding']
   const cl = headers['content-length']
   switch (method) {
-    case 'POST': case 'PUT': case 'PATCH':
+    case 'POST': case 'PUT': case 'PATCH': case 'TRACE': case 'SEARCH': case 'PROPFIND': case 'PROPPATCH':
+    case 'LOCK': case 'COPY': case 'MOVE': case 'MKCOL': case 'REPORT': case 'MKCALENDAR':
       if (contentType !== undefined) return true
       return te !== undefined || (cl !== undefined && cl !== '0')
     case 'OPTIONS': case 'DELETE':

@@ -17,7 +17,7 @@ import { compileRouteSchemas } from '../schema/compile-route'
 import { resolveInstanceFields, type FieldCarrier } from '../lifecycle/instance-fields'
 import { emitDeprecation } from '../warnings'
 
-export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const
+export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'REPORT', 'MKCALENDAR'] as const
 const supported = new Set<string>(supportedMethods)
 
 export interface RouteOptions {
