@@ -203,7 +203,8 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
   function onData (chunk: Buffer | string): void {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
     received += buf.length
-    if (counted() > limit) {
+    // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
+    if (received > limit || counted() > limit) {
       cleanup()
       // keep the stream flowing so the rest is discarded rather than buffered or left blocking
       payload.on('error', noop)
