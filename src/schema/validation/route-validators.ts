@@ -52,7 +52,7 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
     throw new errorCodes.FST_ERR_SCH_BODY_ON_GET(String(method), url)
   }
 
-  const normalizeOptions = { jsonShorthand: input.jsonShorthand }
+  const normalizeOptions = { jsonShorthand: input.jsonShorthand, url }
   const compile = (partSchema: unknown, part: HttpPart, contentType?: string): ValidatorFn => {
     const normalized = normalizeSchema(partSchema, part, normalizeOptions)
     let fn: ValidatorFn
