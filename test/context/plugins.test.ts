@@ -211,12 +211,12 @@ test('a plugin that never calls done fails after pluginTimeout with FST_ERR_PLUG
   assert.ok(Date.now() - start >= 25)
 })
 
-test('the plugin timeout error keeps the loader timeout as cause (AVV_ERR_READY_TIMEOUT)', async () => {
+test('the plugin timeout error keeps the loader timeout as cause (AVV_ERR_PLUGIN_EXEC_TIMEOUT, as Fastify 4.29)', async () => {
   const app: any = trellis({ pluginTimeout: 20 })
   app.register(function stuck (_i: any, _o: any, _done: unknown) {})
   const err: any = await app.ready().catch((e: unknown) => e)
   assert.equal(err.code, 'FST_ERR_PLUGIN_TIMEOUT')
-  assert.equal(err.cause.code, 'AVV_ERR_READY_TIMEOUT')
+  assert.equal(err.cause.code, 'AVV_ERR_PLUGIN_EXEC_TIMEOUT')
   assert.match(err.cause.message, /'stuck'/)
 })
 
