@@ -341,6 +341,13 @@ export class TrellisInstance {
 
   listen (...args: unknown[]): any {
     const { options, callback } = parseListenArgs(args)
+    const signal = options.signal as (AbortSignal & { on?: unknown }) | undefined
+    if (signal !== undefined && signal !== null) {
+      // Fastify 4.29: an abort signal closes the instance
+      if (typeof signal.on !== 'function' && typeof signal.addEventListener !== 'function') throw new errorCodes.FST_ERR_LISTEN_OPTIONS_INVALID('Invalid options.signal')
+      if (signal.aborted) this.close()
+      else signal.addEventListener('abort', () => { this.close() }, { once: true })
+    }
     const root = ctx(this).root
     const promise = (async () => {
       assertCanListen(root.listening, root.closed)
