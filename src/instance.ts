@@ -19,6 +19,7 @@ import type { Logger } from './server/logger'
 import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
+import { emitDeprecation } from './warnings'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './schema/compile-route'
 
@@ -158,10 +159,12 @@ export class TrellisInstance {
 
   /** The (req, res) function answering requests that match no route; by default the 404 routes. */
   getDefaultRoute (): (req: IncomingMessage, res: ServerResponse) => void {
+    emitDeprecation('FSTDEP014')
     return ctx(this).root.router.defaultRoute
   }
 
   setDefaultRoute (defaultRoute: (req: IncomingMessage, res: ServerResponse) => void): this {
+    emitDeprecation('FSTDEP014')
     if (typeof defaultRoute !== 'function') throw new errorCodes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
     ctx(this).root.router.defaultRoute = defaultRoute
     return this

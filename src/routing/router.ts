@@ -16,6 +16,8 @@ export interface RouterOptions {
   caseSensitive: boolean
   maxParamLength: number
   allowUnsafeRegex: boolean
+  /** `/a;b=c` routes as `/a` with query `b=c` (Fastify 4.29's `useSemicolonDelimiter`, default true). */
+  useSemicolonDelimiter?: boolean
   constraints?: Record<string, unknown>
   querystringParser?: (query: string) => Record<string, unknown>
   onNotFound: (req: IncomingMessage, res: ServerResponse) => void
@@ -46,6 +48,7 @@ export function createRouter (options: RouterOptions): Router {
     caseSensitive: options.caseSensitive,
     maxParamLength: options.maxParamLength,
     allowUnsafeRegex: options.allowUnsafeRegex,
+    ...({ useSemicolonDelimiter: options.useSemicolonDelimiter !== false } as object),
     constraints: options.constraints as never,
     querystringParser: options.querystringParser ?? ((q: string) => parseQuery(q)),
     defaultRoute: options.onNotFound as never,
