@@ -10,7 +10,7 @@ import type { RouteContext } from '../routing/route-context'
 import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
 import { kCloseConnection, parseBody, shouldParseBody } from './body'
 import { closeIdleAfterResponse } from '../server/listen'
-import { validateRequest } from '../schema/validation'
+import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
@@ -109,7 +109,7 @@ function validate (request: RequestBase, reply: ReplyBase): void {
   if (route.validates) {
     let error: Error | null | Promise<Error | null>
     try {
-      error = validateRequest(route.validators, request, route.schemaErrorFormatter)
+      error = validateRequestParts(route.validators, request, route.schemaErrorFormatter)
     } catch (err) {
       failWith(reply, err)
       return

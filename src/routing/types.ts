@@ -49,7 +49,8 @@ export interface TypedReply<G extends RouteGenericInterface = RouteGenericInterf
   removeHeader(name: string): TypedReply<G>
   hasHeader(name: string): boolean
   type(contentType: string): TypedReply<G>
-  trailer(name: string, fn: (reply: TypedReply<G>, payload: unknown) => string): TypedReply<G>
+  /** A trailer: `fn` answers with `done(err, value)`, a promise, or (deprecated, FSTDEP013) its return value. */
+  trailer(name: string, fn: (reply: TypedReply<G>, payload: unknown, done: (err: Error | null, value?: string) => void) => string | void | Promise<string>): TypedReply<G>
   hasTrailer(name: string): boolean
   removeTrailer(name: string): TypedReply<G>
   redirect(url: string): TypedReply<G>

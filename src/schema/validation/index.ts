@@ -25,7 +25,7 @@ export { createDefaultValidatorCompiler, buildAjv, DEFAULT_AJV_OPTIONS, clearVal
 export type { DefaultValidatorCompiler } from './ajv-compiler'
 export { compileRouteValidators, hasRequestSchemas, warnMissingParts } from './route-validators'
 export type { CompileRouteValidatorsInput } from './route-validators'
-export { validateRequest, wrapValidationError } from './validate'
+export { validateRequest, validateRequestParts, wrapValidationError } from './validate'
 export { defaultSchemaErrorFormatter } from './error-formatter'
 export { normalizeSchema, isPlainSchemaObject, expandShorthand, lowercaseHeaderSchema } from './normalize'
 export type { NormalizeOptions } from './normalize'

@@ -138,7 +138,7 @@ export function wrapValidationError (errors: unknown, dataVar: string, formatter
  * Throws whatever the formatter throws, and FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_ERROR (500) when
  * the formatter returns something that is not an Error: both are server bugs, not bad requests.
  */
-export function validateRequest (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter, from = 0): ValidationError | null | Promise<ValidationError | null> {
+export function validateRequestParts (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter, from = 0): ValidationError | null | Promise<ValidationError | null> {
   // unrolled on purpose: this runs on every request of a route with a schema
   let result: unknown
   if (from < 1 && validators.params !== undefined && (result = checkPart(validators.params, request, 'params')) !== PASSED) {
@@ -162,6 +162,16 @@ function failed (result: unknown, part: string, next: number, validators: RouteV
   formatter: SchemaErrorFormatter): ValidationError | null | Promise<ValidationError | null> {
   if (!isPending(result)) return wrapValidationError(result, part, formatter)
   return result.then((outcome) => outcome === PASSED
-    ? (next > 3 ? null : validateRequest(validators, request, formatter, next))
+    ? (next > 3 ? null : validateRequestParts(validators, request, formatter, next))
     : wrapValidationError(outcome, part, formatter))
+}
+
+/**
+ * {@link validateRequestParts} for validators known to be synchronous (tests, benchmarks): throws
+ * a TypeError if a validator answered with a promise.
+ */
+export function validateRequest (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter): ValidationError | null {
+  const result = validateRequestParts(validators, request, formatter)
+  if (result instanceof Promise) throw new TypeError('a validator answered with a promise: use validateRequestParts')
+  return result
 }
