@@ -5,7 +5,7 @@
  */
 import http from 'node:http'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import dns from 'node:dns'
 import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
@@ -94,8 +94,14 @@ export async function listen (server: http.Server, options: ListenOptions, secur
 export function closeServer (server: http.Server, forceClose: boolean | 'idle'): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) { resolve(); return }
+    if (closeHttp2Sessions(server, forceClose === true)) {
+      // node:http2's own close() (Node >= 22) closes every session at once: a GOAWAY sent before a
+      // request the client already sent reaches the server refuses it (NGHTTP2_REFUSED_STREAM).
+      // Stop listening only; closeHttp2Sessions closes the sessions after one round trip.
+      net.Server.prototype.close.call(server, () => resolve())
+      return
+    }
     server.close(() => resolve())
-    closeHttp2Sessions(server, forceClose === true)
     if (typeof server.closeAllConnections !== 'function') return
     if (forceClose === true) server.closeAllConnections()
     else if (forceClose === 'idle') server.closeIdleConnections()
