@@ -17,7 +17,7 @@ export function buildFixture (options: Record<string, unknown> = {}): TrellisIns
       response: { 200: { type: 'object', properties: { name: { type: 'string' } } } }
     }
   }, async (req) => req.body)
-  app.get('/items/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } } }, async (req) => ({ id: (req.params as { id: number }).id }))
+  app.get('/items/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } } }, async (req) => ({ id: (req.params as unknown as { id: number }).id }))
   app.get('/search', { schema: { querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 100 } } } } }, async (req) => ({ q: (req.query as { q?: string }).q ?? null }))
   app.get('/echo-query', async (req) => ({ keys: Object.keys(req.query as object).length }))
   app.get('/params/:name', async (req) => ({ name: (req.params as { name: string }).name }))
