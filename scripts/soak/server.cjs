@@ -21,8 +21,9 @@ const delay = monitorEventLoopDelay({ resolution: 10 })
 delay.enable()
 process.on('uncaughtException', (err) => { process.send({ type: 'crash', message: String(err && err.stack) }); process.exit(1) })
 process.on('message', async (msg) => {
-  if (msg === 'stats') {
-    if (global.gc) global.gc()
+  if (msg === 'stats' || msg === 'stats-gc') {
+    // a forced GC (start and end only) so heap figures compare live memory, not garbage
+    if (msg === 'stats-gc' && global.gc) global.gc()
     const m = process.memoryUsage()
     process.send({ type: 'stats', rss: m.rss, heapUsed: m.heapUsed, serverErrors, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 })
     delay.reset()
