@@ -109,7 +109,7 @@ const report = [
   `requests answered: ${counts.requests} (${Math.round(counts.requests / seconds)}/s), aborted by the client: ${counts.aborted}`,
   `unexpected answers or errors: ${counts.unexpected}${unexpectedSamples.length ? ' — ' + unexpectedSamples.join('; ') : ''}`,
   `server 5xx: ${end.serverErrors}`,
-  `server RSS: ${mb(start.rss)} at start, ${mb(end.rss)} at end; heap used after GC: ${mb(start.heapUsed)} -> ${mb(end.heapUsed)}`,
+  `server RSS: ${mb(start.rss)} at start, ${mb(end.rss)} at end; heap used after GC: ${mb(start.heapUsed)} -> ${mb(end.heapUsed)}; external (Buffers): ${mb(start.external)} -> ${mb(end.external)}`,
   `server event-loop delay p99 per 5 s window: median ${median(p99s).toFixed(1)} ms, worst ${worstP99.toFixed(1)} ms`
 ]
 console.log(report.join('\n'))

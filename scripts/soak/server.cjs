@@ -25,7 +25,7 @@ process.on('message', async (msg) => {
     // a forced GC (start and end only) so heap figures compare live memory, not garbage
     if (msg === 'stats-gc' && global.gc) global.gc()
     const m = process.memoryUsage()
-    process.send({ type: 'stats', rss: m.rss, heapUsed: m.heapUsed, serverErrors, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 })
+    process.send({ type: 'stats', rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, serverErrors, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 })
     delay.reset()
   } else if (msg === 'close') {
     await app.close()
