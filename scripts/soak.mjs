@@ -97,9 +97,11 @@ await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
   }
 }))
 clearInterval(sampler)
-await new Promise((resolve) => setTimeout(resolve, 200))
-const end = await stats(true)
+const loaded = await stats(true)
+// the clients disconnect: what the server still holds then is what it would keep for good
 agent.destroy()
+await new Promise((resolve) => setTimeout(resolve, 500))
+const end = await stats(true)
 server.send('close')
 
 const median = (xs) => xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -109,7 +111,8 @@ const report = [
   `requests answered: ${counts.requests} (${Math.round(counts.requests / seconds)}/s), aborted by the client: ${counts.aborted}`,
   `unexpected answers or errors: ${counts.unexpected}${unexpectedSamples.length ? ' — ' + unexpectedSamples.join('; ') : ''}`,
   `server 5xx: ${end.serverErrors}`,
-  `server RSS: ${mb(start.rss)} at start, ${mb(end.rss)} at end; heap used after GC: ${mb(start.heapUsed)} -> ${mb(end.heapUsed)}; external (Buffers): ${mb(start.external)} -> ${mb(end.external)}`,
+  `server memory after GC  at start / at end of load (32 connections open) / after the clients left:`,
+  `  RSS ${mb(start.rss)} / ${mb(loaded.rss)} / ${mb(end.rss)}; heap used ${mb(start.heapUsed)} / ${mb(loaded.heapUsed)} / ${mb(end.heapUsed)}; external (Buffers) ${mb(start.external)} / ${mb(loaded.external)} / ${mb(end.external)}`,
   `server event-loop delay p99 per 5 s window: median ${median(p99s).toFixed(1)} ms, worst ${worstP99.toFixed(1)} ms`
 ]
 console.log(report.join('\n'))
