@@ -72,6 +72,7 @@ export const errorCodes = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: E('FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'Request body size did not match Content-Length', 400, RangeError),
   FST_ERR_CTP_EMPTY_JSON_BODY: E('FST_ERR_CTP_EMPTY_JSON_BODY', "Body cannot be empty when content-type is set to 'application/json'", 400),
   FST_ERR_CTP_INVALID_JSON_BODY: E('FST_ERR_CTP_INVALID_JSON_BODY', 'Body is not valid JSON: %s', 400),
+  FST_ERR_CTP_JSON_TOO_DEEP: E('FST_ERR_CTP_JSON_TOO_DEEP', 'JSON body is nested deeper than %s levels', 400, RangeError),
 
   // decorators
   FST_ERR_DEC_ALREADY_PRESENT: E('FST_ERR_DEC_ALREADY_PRESENT', "The decorator '%s' has already been added!"),

@@ -41,7 +41,8 @@ function trellis (options?: TrellisOptions): TrellisInstance {
   const parsers = new ContentTypeParsers({
     bodyLimit: resolved.bodyLimit,
     onProtoPoisoning: resolved.onProtoPoisoning,
-    onConstructorPoisoning: resolved.onConstructorPoisoning
+    onConstructorPoisoning: resolved.onConstructorPoisoning,
+    jsonDepthLimit: resolved.jsonDepthLimit
   })
   const context = new Context(root, null, instance, 'root', '', parsers, rootErrorHandler, log)
   root.rootContext = context

@@ -14,7 +14,7 @@ import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, re
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
-import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
+import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
 import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
@@ -309,7 +309,7 @@ export class TrellisInstance {
   }
 
   getDefaultJsonParser (onProtoPoisoning: 'error' | 'remove' | 'ignore', onConstructorPoisoning: 'error' | 'remove' | 'ignore'): ContentTypeParserFn {
-    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning, ctx(this).root.options.jsonDepthLimit)
   }
 
   get defaultTextParser (): ContentTypeParserFn { return defaultTextParser }
@@ -389,6 +389,7 @@ export class TrellisInstance {
     const promise = (async () => {
       if (root.closed) return
       root.closing = true
+      if (root.listening && root.server !== null) beginClose(root.server, root.options.forceCloseConnections)
       await loadForClose(root)
       await runPreClose(root)
       if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
