@@ -10,6 +10,7 @@ import { resolveOptions, initialConfig, type TrellisOptions as OptionsInput } fr
 import { createLogger } from './server/logger'
 import { createServer } from './server/listen'
 import { TrellisInstance as InstanceClass } from './instance'
+import './instance-fastify4x'
 import type * as http from 'node:http'
 import type * as https from 'node:https'
 import type * as http2 from 'node:http2'
@@ -68,7 +69,8 @@ function trellis (input?: object): unknown {
   const parsers = new ContentTypeParsers({
     bodyLimit: resolved.bodyLimit,
     onProtoPoisoning: resolved.onProtoPoisoning,
-    onConstructorPoisoning: resolved.onConstructorPoisoning
+    onConstructorPoisoning: resolved.onConstructorPoisoning,
+    jsonDepthLimit: resolved.jsonDepthLimit
   })
   const context = new Context(root, null, instance, 'root', '', parsers, rootErrorHandler, log)
   root.rootContext = context

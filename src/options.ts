@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http'
 import { errorCodes } from './errors'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 import { withVersioning, type VersioningOption } from './routing/versioning'
+import { DEFAULT_JSON_DEPTH_LIMIT } from './lifecycle/json-depth'
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
@@ -21,6 +22,8 @@ export interface TrellisOptions {
   exposeHeadRoutes?: boolean
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
+  /** Fastify 4.29: `;` also starts the query string (default true). */
+  useSemicolonDelimiter?: boolean
   caseSensitive?: boolean
   maxParamLength?: number
   allowUnsafeRegex?: boolean
@@ -32,6 +35,12 @@ export interface TrellisOptions {
   connectionTimeout?: number
   keepAliveTimeout?: number
   requestTimeout?: number
+  /** Time to receive a request's headers (slowloris guard); at most `requestTimeout` when that is set. */
+  headersTimeout?: number
+  /** How often node checks `headersTimeout` / `requestTimeout` (node's `connectionsCheckingInterval`). */
+  connectionsCheckingInterval?: number
+  /** Deepest nesting of arrays/objects the default JSON parser accepts (0: no limit). */
+  jsonDepthLimit?: number
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
   onProtoPoisoning?: PoisoningAction
@@ -63,6 +72,7 @@ export interface ResolvedOptions {
   exposeHeadRoutes: boolean
   ignoreTrailingSlash: boolean
   ignoreDuplicateSlashes: boolean
+  useSemicolonDelimiter: boolean
   caseSensitive: boolean
   maxParamLength: number
   allowUnsafeRegex: boolean
@@ -74,6 +84,9 @@ export interface ResolvedOptions {
   connectionTimeout: number
   keepAliveTimeout: number
   requestTimeout: number
+  headersTimeout: number
+  connectionsCheckingInterval: number
+  jsonDepthLimit: number
   maxRequestsPerSocket: number
   forceCloseConnections: boolean | 'idle'
   onProtoPoisoning: PoisoningAction
@@ -164,6 +177,22 @@ function reqIdGenerator (): (req: IncomingMessage) => string {
 
 const POISONING = ['error', 'remove', 'ignore'] as const
 
+/**
+ * Safe defaults where Fastify 4.3 has none (see docs/security.md): a request must arrive whole
+ * within 5 minutes (node's own default) and its headers within 60 s, else 408; JSON bodies nest at
+ * most 128 levels, else 400.
+ */
+export const DEFAULT_REQUEST_TIMEOUT = 300000
+export const DEFAULT_HEADERS_TIMEOUT = 60000
+
+/** headersTimeout: never above a set requestTimeout (node refuses that). */
+function headersTimeout (opts: TrellisOptions, requestTimeout: number): number {
+  const given = integer(opts, 'headersTimeout', -1)
+  if (given === -1) return requestTimeout > 0 ? Math.min(DEFAULT_HEADERS_TIMEOUT, requestTimeout) : DEFAULT_HEADERS_TIMEOUT
+  if (requestTimeout > 0 && given > requestTimeout) invalid(`"headersTimeout" (${given}) must not exceed "requestTimeout" (${requestTimeout})`)
+  return given
+}
+
 export function resolveOptions (input: unknown): ResolvedOptions {
   if (input !== undefined && input !== null && typeof input !== 'object') {
     // Fastify 4.3's exact message ('Options must be an object'), with trellis's error code kept
@@ -184,6 +213,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
   if (trustProxy !== undefined && !['boolean', 'string', 'number', 'function', 'object'].includes(typeof trustProxy)) invalid('"trustProxy" has an invalid type')
   const forceClose = opts.forceCloseConnections
   if (forceClose !== undefined && typeof forceClose !== 'boolean' && forceClose !== 'idle') invalid('"forceCloseConnections" must be a boolean or "idle"')
+  const requestTimeout = integer(opts, 'requestTimeout', DEFAULT_REQUEST_TIMEOUT)
   return {
     logger: logger as TrellisOptions['logger'],
     bodyLimit: integer(opts, 'bodyLimit', 1048576, 1),
@@ -193,6 +223,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),
     ignoreDuplicateSlashes: boolean(opts, 'ignoreDuplicateSlashes', false),
+    useSemicolonDelimiter: boolean(opts, 'useSemicolonDelimiter', true),
     caseSensitive: boolean(opts, 'caseSensitive', true),
     maxParamLength: integer(opts, 'maxParamLength', 100, 1),
     allowUnsafeRegex: boolean(opts, 'allowUnsafeRegex', false),
@@ -203,7 +234,10 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     return503OnClosing: boolean(opts, 'return503OnClosing', true),
     connectionTimeout: integer(opts, 'connectionTimeout', 0),
     keepAliveTimeout: integer(opts, 'keepAliveTimeout', 72000, 1),
-    requestTimeout: integer(opts, 'requestTimeout', 0),
+    requestTimeout,
+    headersTimeout: headersTimeout(opts, requestTimeout),
+    connectionsCheckingInterval: integer(opts, 'connectionsCheckingInterval', 30000, 1),
+    jsonDepthLimit: integer(opts, 'jsonDepthLimit', DEFAULT_JSON_DEPTH_LIMIT),
     maxRequestsPerSocket: integer(opts, 'maxRequestsPerSocket', 0),
     forceCloseConnections: forceClose ?? 'idle',
     onProtoPoisoning: oneOf(opts, 'onProtoPoisoning', POISONING, 'error'),
@@ -238,6 +272,8 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
     keepAliveTimeout: o.keepAliveTimeout,
     maxRequestsPerSocket: o.maxRequestsPerSocket,
     requestTimeout: o.requestTimeout,
+    headersTimeout: o.headersTimeout,
+    jsonDepthLimit: o.jsonDepthLimit,
     bodyLimit: o.bodyLimit,
     caseSensitive: o.caseSensitive,
     allowUnsafeRegex: o.allowUnsafeRegex,

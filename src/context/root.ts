@@ -17,6 +17,7 @@ import type { ReplyBase } from '../lifecycle/reply'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
 import { errorCodes } from '../errors'
 import { withPreRouting, type Dispatch } from '../server/pre-routing'
+import { keepConnectionFor } from '../server/listen'
 
 const KNOWN_METHODS = new Set(METHODS)
 
@@ -64,7 +65,10 @@ export class RootState {
     this.genReqId = buildGenReqId(options)
     this.serializerFill = missingDefaultSerializers(log)
     this.routeHandler = (req, res, params, route, query) => {
-      if (this.closing && options.return503OnClosing) { answerClosing(res); return }
+      if (this.closing) {
+        keepConnectionFor(res)
+        if (options.return503OnClosing) { answerClosing(res); return }
+      }
       handleRequest(route, req, res, params as Record<string, string>, query)
     }
     this.router = createRouter({
@@ -73,10 +77,14 @@ export class RootState {
       caseSensitive: options.caseSensitive,
       maxParamLength: options.maxParamLength,
       allowUnsafeRegex: options.allowUnsafeRegex,
+      useSemicolonDelimiter: options.useSemicolonDelimiter,
       constraints: options.constraints,
       querystringParser: options.querystringParser,
       onNotFound: (req, res) => {
-        if (this.closing && options.return503OnClosing) { answerClosing(res); return }
+        if (this.closing) {
+          keepConnectionFor(res)
+          if (options.return503OnClosing) { answerClosing(res); return }
+        }
         if (!KNOWN_METHODS.has(req.method ?? '')) {
           // a method Node does not know (only HTTP/2 lets one through): no 404 route covers it;
           // Fastify 4.3's fallback answers a plain 404 'Not Found'

@@ -9,6 +9,7 @@
 import secureJson from 'secure-json-parse'
 import { errorCodes } from '../errors'
 import { parseMediaType, type MediaType } from './media-type'
+import { DEFAULT_JSON_DEPTH_LIMIT, jsonDepthExceeds } from './json-depth'
 
 const {
   FST_ERR_CTP_INVALID_TYPE,
@@ -16,7 +17,8 @@ const {
   FST_ERR_CTP_INVALID_HANDLER,
   FST_ERR_CTP_ALREADY_PRESENT,
   FST_ERR_CTP_INVALID_PARSE_TYPE,
-  FST_ERR_CTP_EMPTY_JSON_BODY
+  FST_ERR_CTP_EMPTY_JSON_BODY,
+  FST_ERR_CTP_JSON_TOO_DEEP
 } = errorCodes
 
 /** How a `parseAs` parser receives the body. */
@@ -49,6 +51,8 @@ export interface ContentTypeParsersOptions {
   bodyLimit: number
   onProtoPoisoning: PoisoningAction
   onConstructorPoisoning: PoisoningAction
+  /** deepest nesting the default JSON parser accepts (0: no limit); default 128 */
+  jsonDepthLimit?: number
 }
 
 /** What {@link ContentTypeParsers.lookup} returns: one registered parser and its settings. */
@@ -76,11 +80,17 @@ type DoneFn = (err: Error | null, body?: unknown) => void
  * - invalid JSON, or a `__proto__` / `constructor.prototype` key under the `'error'` policy → the
  *   `SyntaxError` from the parser with `statusCode = 400` set on it (exactly what 4.3 does, so
  *   `err instanceof SyntaxError` checks keep working).
+ * - nested deeper than `depthLimit` (trellis's `jsonDepthLimit`) → `FST_ERR_CTP_JSON_TOO_DEEP` (400)
  */
-export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error'): (request: unknown, body: string | Buffer, done: DoneFn) => void {
+export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error', depthLimit = DEFAULT_JSON_DEPTH_LIMIT): (request: unknown, body: string | Buffer, done: DoneFn) => void {
   return function defaultJsonParser (_request: unknown, body: string | Buffer, done: DoneFn): void {
     if (body == null || body.length === 0) {
       done(new FST_ERR_CTP_EMPTY_JSON_BODY(), undefined)
+      return
+    }
+    if (typeof body !== 'string') body = body.toString('utf8')
+    if (jsonDepthExceeds(body, depthLimit)) {
+      done(new FST_ERR_CTP_JSON_TOO_DEEP(depthLimit), undefined)
       return
     }
     let json: unknown
@@ -189,7 +199,7 @@ export class ContentTypeParsers {
       this.catchAll = from.catchAll
       return
     }
-    this.defaultJsonParser = getDefaultJsonParser(options.onProtoPoisoning, options.onConstructorPoisoning)
+    this.defaultJsonParser = getDefaultJsonParser(options.onProtoPoisoning, options.onConstructorPoisoning, options.jsonDepthLimit)
     this.strings = []
     this.regexps = []
     this.catchAll = undefined

@@ -37,11 +37,12 @@ export function createHttp2Server (https: Record<string, unknown> | null, sessio
  * On server close, each HTTP/2 session closes (GOAWAY: no new streams) once its open streams are
  * done, but only after one round trip (a PING): a request the client sent before it learnt of the
  * close is still answered (503 while closing) instead of being refused mid-flight.
- * `forceCloseConnections: true` destroys the sessions instead.
+ * `forceCloseConnections: true` destroys the sessions instead. Returns false for a server that is
+ * not trellis's HTTP/2 server.
  */
-export function closeHttp2Sessions (server: object, force: boolean): void {
+export function closeHttp2Sessions (server: object, force: boolean): boolean {
   const sessions = sessionsOf.get(server)
-  if (sessions === undefined) return
+  if (sessions === undefined) return false
   for (const [session, state] of sessions) {
     if (force) { session.destroy(); continue }
     if (state.closing || session.closed || session.destroyed) continue
@@ -55,4 +56,5 @@ export function closeHttp2Sessions (server: object, force: boolean): void {
       closeWhenIdle()
     }
   }
+  return true
 }

@@ -5,7 +5,7 @@
  */
 import http from 'node:http'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo, type Socket } from 'node:net'
 import dns from 'node:dns'
 import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
@@ -21,8 +21,12 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
   } else if (options.http2) {
     server = createHttp2Server(options.https, options.http2SessionTimeout, listener as unknown as Http2RequestListener) as unknown as http.Server
   } else {
+    // headersTimeout and requestTimeout answer a slow client 408 (slowloris); node checks them every
+    // connectionsCheckingInterval ms
     const serverOptions: http.ServerOptions = {
       requestTimeout: options.requestTimeout,
+      headersTimeout: options.headersTimeout,
+      connectionsCheckingInterval: options.connectionsCheckingInterval,
       keepAliveTimeout: options.keepAliveTimeout
     }
     if (options.maxRequestsPerSocket > 0) (serverOptions as Record<string, unknown>).maxRequestsPerSocket = options.maxRequestsPerSocket
@@ -35,11 +39,14 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
   if (options.input.forceCloseConnections === 'idle' && typeof (server as Partial<http.Server>).closeIdleConnections !== 'function') {
     throw new errorCodes.FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE()
   }
-  if (options.serverFactory === undefined && !options.http2) server.keepAliveTimeout = options.keepAliveTimeout
+  if (options.serverFactory === undefined && !options.http2) {
+    server.keepAliveTimeout = options.keepAliveTimeout
+    trackConnections(server, options.https !== null)
+  }
   return server
 }
 
-export interface ListenOptions { port?: number | string; host?: string; backlog?: number; path?: string; exclusive?: boolean; ipv6Only?: boolean; readableAll?: boolean; writableAll?: boolean; signal?: AbortSignal }
+export interface ListenOptions { port?: number | string; host?: string; backlog?: number; path?: string; exclusive?: boolean; ipv6Only?: boolean; readableAll?: boolean; writableAll?: boolean; signal?: AbortSignal; listenTextResolver?: (address: string) => string }
 export type ListenCallback = (err: Error | null, address?: string | null) => void
 
 /** Normalizes listen(opts, cb), listen(port, host, backlog, cb), listen(port, cb), listen(cb). */
@@ -87,28 +94,121 @@ export async function listen (server: http.Server, options: ListenOptions, secur
     else server.listen({ port, host, backlog: options.backlog, exclusive: options.exclusive, ipv6Only: options.ipv6Only, signal: options.signal })
   })
   const address = formatAddress(server.address(), secure)
-  log.info(`Server listening at ${address}`)
+  // Fastify 4.29: listenTextResolver(address) writes the "listening" log line
+  log.info(typeof options.listenTextResolver === 'function' ? options.listenTextResolver(address) : `Server listening at ${address}`)
   return address
 }
 
+/**
+ * Idle keep-alive connections stay open this long after close() begins: a request a client sent on
+ * one just before it learnt of the close is answered 503 `Connection: close` instead of being reset.
+ * After it, idle connections are closed (the same race as any keep-alive timeout).
+ */
+export const IDLE_CLOSE_GRACE_MS = 250
+
+interface ClosingState { graceOver: boolean; marked: WeakSet<http.ServerResponse> }
+const closingStates = new WeakMap<http.Server, ClosingState>()
+const socketsOf = new WeakMap<http.Server, Set<Socket>>()
+
+type HttpSocket = Socket & { _httpMessage?: http.ServerResponse | null; parser?: { incoming?: http.IncomingMessage | null } | null }
+
+/** Tracks a node:http(s) server's connections (one Set entry per connection, nothing per request). */
+function trackConnections (server: http.Server, secure: boolean): void {
+  const sockets = new Set<Socket>()
+  socketsOf.set(server, sockets)
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+}
+
+/** close() began: see markLastResponses. Called at once by close(), before it awaits anything. */
+export function beginClose (server: http.Server, forceClose: boolean | 'idle'): void {
+  const sockets = socketsOf.get(server)
+  if (forceClose === 'idle' && sockets !== undefined && server.listening) markLastResponses(server, sockets)
+}
+
+/**
+ * The response being prepared on each connection, when it answers the last request received there,
+ * will say `Connection: close` (node then ends the connection after it).
+ */
+function markLastResponses (server: http.Server, sockets: Set<Socket>): ClosingState {
+  let state = closingStates.get(server)
+  if (state === undefined) {
+    state = { graceOver: false, marked: new WeakSet() }
+    closingStates.set(server, state)
+  }
+  for (const socket of sockets as Set<HttpSocket>) {
+    const res = socket._httpMessage
+    if (res === undefined || res === null || res.headersSent || !res.shouldKeepAlive) continue
+    // a later request already read on this connection (pipelined) needs it open
+    if (socket.parser?.incoming !== undefined && socket.parser.incoming !== res.req) continue
+    res.shouldKeepAlive = false
+    state.marked.add(res)
+  }
+  return state
+}
+
+/**
+ * close() for node:http(s): stop accepting; the response being prepared on each connection (when
+ * it answers the last request received there) says `Connection: close`, so the client does not
+ * send another request on it; idle connections are closed after IDLE_CLOSE_GRACE_MS
+ * (`forceCloseConnections: 'idle'`, the default), at once (`true`), or left to node (`false`).
+ */
 export function closeServer (server: http.Server, forceClose: boolean | 'idle'): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) { resolve(); return }
-    server.close(() => resolve())
-    closeHttp2Sessions(server, forceClose === true)
-    if (typeof server.closeAllConnections !== 'function') return
-    if (forceClose === true) server.closeAllConnections()
-    else if (forceClose === 'idle') server.closeIdleConnections()
+    if (closeHttp2Sessions(server, forceClose === true)) {
+      // node:http2's own close() (Node >= 22) closes every session at once: a GOAWAY sent before a
+      // request the client already sent reaches the server refuses it (NGHTTP2_REFUSED_STREAM).
+      // Stop listening only; closeHttp2Sessions closes the sessions after one round trip.
+      net.Server.prototype.close.call(server, () => resolve())
+      return
+    }
+    const sockets = socketsOf.get(server)
+    if (forceClose !== 'idle' || sockets === undefined || typeof server.closeIdleConnections !== 'function') {
+      server.close(() => resolve())
+      if (forceClose === true && typeof server.closeAllConnections === 'function') server.closeAllConnections()
+      return
+    }
+    const state = markLastResponses(server, sockets)
+    const timer = setTimeout(() => { state.graceOver = true; server.closeIdleConnections() }, IDLE_CLOSE_GRACE_MS)
+    // node >= 19 closes idle connections inside server.close(): not before the grace period
+    const own = server as unknown as { closeIdleConnections: () => void }
+    own.closeIdleConnections = () => {}
+    try {
+      server.close(() => { clearTimeout(timer); resolve() })
+    } finally {
+      delete (own as { closeIdleConnections?: () => void }).closeIdleConnections
+    }
   })
+}
+
+/**
+ * A request arrived on a connection while closing: the response in front of it on that connection
+ * (marked `Connection: close` by closeServer) must keep the connection open for this one, which
+ * then says `Connection: close` itself. Called only while closing.
+ */
+export function keepConnectionFor (res: http.ServerResponse): void {
+  const req = (res as { req?: http.IncomingMessage }).req
+  const socket = req?.socket as HttpSocket | undefined
+  const front = socket?._httpMessage
+  if (front === undefined || front === null || front === res || front.headersSent) return
+  const server = (socket as unknown as { server?: http.Server }).server
+  const state = server !== undefined ? closingStates.get(server) : undefined
+  if (state !== undefined && state.marked.has(front)) { front.shouldKeepAlive = true; state.marked.delete(front) }
 }
 
 /**
  * While closing, a finished response may leave its keep-alive connection idle: close it then
  * (on the next turn, once node has marked it idle), so close() does not wait keepAliveTimeout.
  * Pipelined requests still queued on the connection keep it busy and get their answer first.
+ * During the grace period after close() began, the grace timer does it instead.
  */
 export function closeIdleAfterResponse (server: http.Server | null, forceClose: boolean | 'idle'): void {
   if (server === null || forceClose === false || typeof server.closeIdleConnections !== 'function') return
+  const state = closingStates.get(server)
+  if (state !== undefined && !state.graceOver) return
   setImmediate(() => server.closeIdleConnections())
 }
 

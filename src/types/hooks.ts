@@ -433,3 +433,72 @@ export interface onCloseAsyncHookHandler<
 > {
   (instance: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>): Promise<unknown>
 }
+
+/** Fastify 4.29: the client closed the connection before the response was complete (nothing can be sent). */
+export interface onRequestAbortHookHandler<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  ContextConfig = ContextConfigDefault,
+  SchemaCompiler extends TrellisSchema = TrellisSchema,
+  Provider extends TypeProvider = TypeProviderDefault,
+  Logger extends LoggerInstance = LoggerInstance
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, done: HookHandlerDoneFunction): void
+}
+
+export interface onRequestAbortAsyncHookHandler<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  ContextConfig = ContextConfigDefault,
+  SchemaCompiler extends TrellisSchema = TrellisSchema,
+  Provider extends TypeProvider = TypeProviderDefault,
+  Logger extends LoggerInstance = LoggerInstance
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>): Promise<unknown>
+}
+
+/** Fastify 4.29: after listen() has bound the server (errors are logged, never thrown). */
+export interface onListenHookHandler<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  Logger extends LoggerInstance = LoggerInstance,
+  Provider extends TypeProvider = TypeProviderDefault
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, done: HookHandlerDoneFunction): void
+}
+
+export interface onListenAsyncHookHandler<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  Logger extends LoggerInstance = LoggerInstance,
+  Provider extends TypeProvider = TypeProviderDefault
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>): Promise<unknown>
+}
+
+/** Fastify 4.29: at close(), before the server stops accepting connections. */
+export interface preCloseHookHandler<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  Logger extends LoggerInstance = LoggerInstance,
+  Provider extends TypeProvider = TypeProviderDefault
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, done: HookHandlerDoneFunction): void
+}
+
+export interface preCloseAsyncHookHandler<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  Logger extends LoggerInstance = LoggerInstance,
+  Provider extends TypeProvider = TypeProviderDefault
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>): Promise<unknown>
+}

@@ -13,7 +13,7 @@ import type { ConstraintStrategy, HTTPVersion } from 'find-my-way'
 import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
 import { TrellisInstance as InstanceClass } from '../instance'
 import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
-import type { LoggerInstance } from './logger'
+import type { LoggerInstance, ChildLoggerFactory } from './logger'
 import type { TypeProvider, TypeProviderDefault } from './type-provider'
 import type { TrellisRequest } from './request'
 import type { TrellisReply } from './reply'
@@ -39,7 +39,10 @@ export interface ListenOptions {
   readableAll?: boolean
   writableAll?: boolean
   ipv6Only?: boolean
+  /** Fastify 4.29: aborting it closes the instance. */
   signal?: AbortSignal
+  /** Fastify 4.29: the text of the "listening" log line for an address. */
+  listenTextResolver?: (address: string) => string
 }
 
 type RouterVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
@@ -185,6 +188,18 @@ export interface FastifyInstance<
   printRoutes(opts?: PrintRoutesOptions): string
   printPlugins(): string
 
+  // Fastify 4.29 (run time: src/instance-fastify4x.ts)
+  /** This context's request-id generator (inherited by its children and routes). */
+  setGenReqId(fn: (req: RawRequest) => string): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  readonly genReqId: (req: RawRequest) => string
+  /** `(logger, bindings, opts, rawReq) => childLogger` for this context's requests. */
+  setChildLoggerFactory(factory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, Provider>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  readonly childLoggerFactory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, Provider>
+  /** The route a method and URL pattern lead to, or null. */
+  findRoute(opts: { method: string; url: string; constraints?: Record<string, unknown> }): { handler: unknown; params: Record<string, string | undefined>; searchParams: Record<string, string> } | null
+  /** `await using app = trellis()` closes it. */
+  [Symbol.asyncDispose](): Promise<undefined>
+
   /** The options the instance was created with (trellis keeps more of them, e.g. exposeHeadRoutes; typed as Fastify 4.3 lists them). */
   initialConfig: Readonly<{
     connectionTimeout?: number
@@ -236,9 +251,15 @@ export interface AddHook<
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema, HookLogger extends LoggerInstance = LoggerInstance>(name: 'onError', hook: hooks.onErrorHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, TrellisError, SchemaCompilerType, Provider, HookLogger>): Result
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema, HookLogger extends LoggerInstance = LoggerInstance>(name: 'onError', hook: hooks.onErrorAsyncHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, TrellisError, SchemaCompilerType, Provider, HookLogger>): Result
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema, HookLogger extends LoggerInstance = LoggerInstance>(name: 'onRoute', hook: hooks.onRouteHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, Provider, HookLogger>): Result
+  <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema, HookLogger extends LoggerInstance = LoggerInstance>(name: 'onRequestAbort', hook: hooks.onRequestAbortHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, Provider, HookLogger>): Result
+  <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema, HookLogger extends LoggerInstance = LoggerInstance>(name: 'onRequestAbort', hook: hooks.onRequestAbortAsyncHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, Provider, HookLogger>): Result
   (name: 'onRegister', hook: hooks.onRegisterHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): Result
   (name: 'onReady', hook: hooks.onReadyHookHandler): Result
   (name: 'onReady', hook: hooks.onReadyAsyncHookHandler): Result
+  (name: 'onListen', hook: hooks.onListenHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): Result
+  (name: 'onListen', hook: hooks.onListenAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): Result
+  (name: 'preClose', hook: hooks.preCloseHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): Result
+  (name: 'preClose', hook: hooks.preCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): Result
   (name: 'onClose', hook: hooks.onCloseHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): Result
   (name: 'onClose', hook: hooks.onCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger>): TrellisInstance<RawServer, RawRequest, RawReply, Logger>
 }

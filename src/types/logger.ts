@@ -10,6 +10,7 @@ import type { RouteGenericInterface } from './route'
 import type { TrellisSchema } from './schema'
 import type { TypeProvider, TypeProviderDefault } from './type-provider'
 import type { TrellisError } from './errors'
+import type { TrellisInstance } from './instance'
 
 export type LogFn = pino.LogFn
 export type LogLevel = pino.Level
@@ -41,6 +42,17 @@ export interface LoggerOptions<
   stream?: LoggerStreamDestination
 }
 
+/** Fastify 4.29: makes each request's child logger (instance `setChildLoggerFactory`, route `childLoggerFactory`). */
+export interface ChildLoggerFactory<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  Logger extends LoggerInstance = LoggerInstance,
+  Provider extends TypeProvider = TypeProviderDefault
+> {
+  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, logger: Logger, bindings: Bindings, childLoggerOpts: ChildLoggerOptions, rawReq: RawRequest): Logger
+}
+
 // The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
 // so that module augmentation of either name reaches the one declaration).
-export type { LoggerInstance as FastifyLoggerInstance, BaseLogger as FastifyBaseLogger, LoggerOptions as FastifyLoggerOptions, LogFn as FastifyLogFn, LoggerStreamDestination as FastifyLoggerStreamDestination }
+export type { LoggerInstance as FastifyLoggerInstance, BaseLogger as FastifyBaseLogger, LoggerOptions as FastifyLoggerOptions, LogFn as FastifyLogFn, LoggerStreamDestination as FastifyLoggerStreamDestination, ChildLoggerFactory as FastifyChildLoggerFactory }

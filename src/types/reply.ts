@@ -49,7 +49,12 @@ export interface FastifyReply<
   getHeaders(): { [key: string]: number | string | string[] | undefined }
   removeHeader(key: string): void
   hasHeader(key: string): boolean
-  trailer(key: string, fn: (reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: unknown) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  /** A trailer: `fn` answers with `done(err, value)` or a promise (Fastify 4.29); a returned string still works (deprecated, FSTDEP013). */
+  trailer(key: string, fn:
+    | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: string | Buffer | null) => Promise<string>)
+    | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: string | Buffer | null, done: (err: Error | null, value?: string) => void) => void)
+    | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: string | Buffer | null) => string)
+  ): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   hasTrailer(key: string): boolean
   removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   redirect(statusCode: number, url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>

@@ -62,7 +62,8 @@ export interface FastifyRequest<
   /** trellis (and later Fastify 4 releases): the route's config, schema and options. */
   readonly routeConfig: RouteContextInfo<ContextConfig>['config']
   readonly routeSchema: SchemaCompiler
-  readonly routeOptions: { method: string | string[]; url: string; bodyLimit: number; attachValidation: boolean; logLevel: string; config: RouteContextInfo<ContextConfig>['config']; schema: SchemaCompiler }
+  /** Frozen (Fastify 4.29 adds handler, version, exposeHeadRoute, prefixTrailingSlash). */
+  readonly routeOptions: Readonly<{ method: string | string[]; url: string; bodyLimit: number; attachValidation: boolean; logLevel: string; config: RouteContextInfo<ContextConfig>['config']; schema: SchemaCompiler; handler: (...args: any[]) => unknown; version?: string; exposeHeadRoute: boolean; prefixTrailingSlash: string }>
   /** @deprecated use `socket` */
   readonly connection: RawRequest['socket']
 

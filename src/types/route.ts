@@ -7,11 +7,11 @@ import type { RequestGenericInterface, TrellisRequest } from './request'
 import type { ReplyGenericInterface, TrellisReply } from './reply'
 import type { TrellisSchema, SchemaCompiler as ValidatorCompilerFn, SerializerCompiler, SchemaValidationError } from './schema'
 import type { HTTPMethods, RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
-import type { onRequestHookHandler, preParsingHookHandler, preValidationHookHandler, preHandlerHookHandler, preSerializationHookHandler, onSendHookHandler, onResponseHookHandler, onTimeoutHookHandler, onErrorHookHandler } from './hooks'
+import type { onRequestHookHandler, preParsingHookHandler, preValidationHookHandler, preHandlerHookHandler, preSerializationHookHandler, onSendHookHandler, onResponseHookHandler, onTimeoutHookHandler, onErrorHookHandler, onRequestAbortHookHandler, onRequestAbortAsyncHookHandler } from './hooks'
 import type { TrellisError } from './errors'
 import type { RouteContextInfo } from './context'
 import type { TypeProvider, TypeProviderDefault, ResolveReplyReturnType } from './type-provider'
-import type { LoggerInstance, LogLevel } from './logger'
+import type { LoggerInstance, LogLevel, ChildLoggerFactory } from './logger'
 
 /** Body, Querystring, Params, Headers and Reply of a route. */
 export interface RouteGenericInterface extends RequestGenericInterface, ReplyGenericInterface {}
@@ -37,6 +37,8 @@ export interface RouteShorthandOptions<
   logLevel?: LogLevel
   /** Serializers of the route's logger (as `register`'s `logSerializers`). */
   logSerializers?: Record<string, (value: any) => string>
+  /** Fastify 4.29: `(logger, bindings, opts, rawReq) => childLogger` for this route's requests. */
+  childLoggerFactory?: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, Provider>
   config?: RouteContextInfo<ContextConfig>['config']
   version?: string
   constraints?: { [name: string]: any }
@@ -52,6 +54,8 @@ export interface RouteShorthandOptions<
   onResponse?: OneOrMany<onResponseHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>>
   onTimeout?: OneOrMany<onTimeoutHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>>
   onError?: OneOrMany<onErrorHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, TrellisError, SchemaCompiler & TrellisSchema, Provider, Logger>>
+  /** Fastify 4.29: the client closed the connection before the response was complete. */
+  onRequestAbort?: OneOrMany<onRequestAbortHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger> | onRequestAbortAsyncHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>>
 }
 
 /** A route handler: `this` is the instance; returns the reply payload (or a promise of it) or nothing. */

@@ -32,11 +32,19 @@ type RouterVersion<RawServer extends RawServerBase> = RawServer extends http.Ser
 export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends LoggerInstance = LoggerInstance> = {
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
+  /** Fastify 4.29: `;` also starts the query string (default true). */
+  useSemicolonDelimiter?: boolean
   connectionTimeout?: number
   keepAliveTimeout?: number
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
   requestTimeout?: number
+  /** trellis: time to receive a request's headers (slowloris guard); at most `requestTimeout` when that is set. */
+  headersTimeout?: number
+  /** trellis: how often node checks `headersTimeout` / `requestTimeout` (node's `connectionsCheckingInterval`). */
+  connectionsCheckingInterval?: number
+  /** trellis: deepest nesting of arrays/objects the default JSON parser accepts (0: no limit). */
+  jsonDepthLimit?: number
   pluginTimeout?: number
   bodyLimit?: number
   maxParamLength?: number

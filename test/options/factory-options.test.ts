@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis, { errorCodes } from '../../src/index'
 
-test('defaults follow Fastify 4.3 (initialConfig)', () => {
+test('defaults follow Fastify 4.3 (initialConfig), except the safe timeouts and the JSON depth limit (docs/security.md)', () => {
   const app = trellis()
   const c = app.initialConfig as Record<string, unknown>
   assert.equal(c.bodyLimit, 1048576)
@@ -14,7 +14,11 @@ test('defaults follow Fastify 4.3 (initialConfig)', () => {
   assert.equal(c.requestIdHeader, 'request-id')
   assert.equal(c.connectionTimeout, 0)
   assert.equal(c.keepAliveTimeout, 72000)
-  assert.equal(c.requestTimeout, 0)
+  assert.equal(c.requestTimeout, 300000)
+  assert.equal(c.headersTimeout, 60000)
+  assert.equal(c.jsonDepthLimit, 128)
+  assert.equal(app.server.requestTimeout, 300000)
+  assert.equal(app.server.headersTimeout, 60000)
   assert.equal(c.onProtoPoisoning, 'error')
   assert.equal(c.onConstructorPoisoning, 'error')
   assert.ok(Object.isFrozen(c))
@@ -195,7 +199,23 @@ test('server timeouts are applied to the node server', async () => {
   assert.equal(app.server.timeout, 1234)
   assert.equal(app.server.keepAliveTimeout, 4321)
   assert.equal(app.server.requestTimeout, 5678)
+  // the headers deadline defaults to at most the request deadline
+  assert.equal(app.server.headersTimeout, 5678)
+  assert.equal((app.initialConfig as Record<string, unknown>).headersTimeout, 5678)
   await app.close()
+  const custom = trellis({ requestTimeout: 9000, headersTimeout: 2000 })
+  assert.equal(custom.server.headersTimeout, 2000)
+  const off = trellis({ requestTimeout: 0, headersTimeout: 0 })
+  assert.equal(off.server.requestTimeout, 0)
+  assert.equal(off.server.headersTimeout, 0)
+  const onlyHeaders = trellis({ requestTimeout: 0 })
+  assert.equal(onlyHeaders.server.headersTimeout, 60000)
+})
+
+test('timeout and JSON depth options are checked: integers >= 0, headersTimeout not above requestTimeout', () => {
+  for (const options of [{ headersTimeout: -1 }, { headersTimeout: 'soon' }, { requestTimeout: 1000, headersTimeout: 2000 }, { jsonDepthLimit: 1.5 }, { jsonDepthLimit: -3 }, { connectionsCheckingInterval: 0 }]) {
+    assert.throws(() => trellis(options as never), (err: Error & { code?: string }) => err.code === 'FST_ERR_INIT_OPTS_INVALID', JSON.stringify(options))
+  }
 })
 
 test('onProtoPoisoning and onConstructorPoisoning', async () => {
