@@ -55,9 +55,27 @@ async function runChild (name) {
   // the parent asks for this process's CPU time around each measurement (µs, user + system)
   process.on('message', (msg) => {
     if (msg === 'cpu') { const u = process.cpuUsage(); process.send({ cpu: u.user + u.system }) }
-    if (msg === 'exit') process.exit(0) // a normal exit: --cpu-prof writes its profile (bench/profile.mjs)
+    if (msg === 'profile:start' || msg === 'profile:stop') profileCommand(msg).then((reply) => process.send(reply), (err) => process.send({ error: String(err) }))
   })
   process.on('disconnect', () => process.exit(0))
+}
+
+/** bench/profile.mjs: V8's CPU profiler around the measured window only (not startup or warm-up). */
+let inspectorSession = null
+async function profileCommand (msg) {
+  const { Session } = await import('node:inspector')
+  const post = (method, params) => new Promise((resolve, reject) => inspectorSession.post(method, params, (err, res) => err ? reject(err) : resolve(res)))
+  if (msg === 'profile:start') {
+    inspectorSession = new Session()
+    inspectorSession.connect()
+    await post('Profiler.enable')
+    await post('Profiler.setSamplingInterval', { interval: 100 })
+    await post('Profiler.start')
+    return { started: true }
+  }
+  const { profile } = await post('Profiler.stop')
+  inspectorSession.disconnect()
+  return { profile }
 }
 
 // ------------------------------------------------------------------ parent

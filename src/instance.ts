@@ -14,6 +14,7 @@ import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, re
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
+import { closeIdleWhileClosing } from './lifecycle/closing'
 import { closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
 import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
@@ -376,8 +377,13 @@ export class TrellisInstance {
     const promise = (async () => {
       if (root.closed) return
       root.closing = true
-      await loadForClose(root)
-      if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      const stopClosingIdle = closeIdleWhileClosing(root.server, root.options.forceCloseConnections)
+      try {
+        await loadForClose(root)
+        if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      } finally {
+        stopClosingIdle()
+      }
       root.listening = false
       try {
         await runOnClose(root)

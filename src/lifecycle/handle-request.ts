@@ -9,7 +9,6 @@ import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
 import { runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
 import { parseBody, shouldParseBody } from './body'
-import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequest } from '../schema/validation'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
@@ -53,7 +52,9 @@ function preParsing (request: RequestBase, reply: ReplyBase): void {
 }
 
 function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
-  if (!shouldParseBody(request.raw.method, request.raw.headers)) { preValidation(request, reply); return }
+  const method = request.raw.method
+  // GET and HEAD never have a body parsed: decided without reading headers (node builds req.headers on first read)
+  if (method === 'GET' || method === 'HEAD' || !shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
   parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
     if (err !== null) { failWith(reply, err); return }
     request.body = body
@@ -125,15 +126,23 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
   try { reply.send(result) } catch (err) { failWith(reply, err) }
 }
 
-/** onResponse hooks and the "request completed" log line, when the response has been written. */
+/**
+ * onResponse hooks and the "request completed" log line, when the response has been written. A
+ * route without onResponse hooks, with request logging off, needs no 'finish' listener at all
+ * (closing idle connections while the server closes is done per server, see ./closing.ts); its
+ * response still gets one shared 'error' listener, so an error emitted on the response (a write
+ * after end) is dropped as it would be with the hooks, never thrown.
+ */
 function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
+  if (reply.context.hooks.onResponse.length === 0 && reply.context.root.disableRequestLogging) {
+    res.on('error', ignoreResponseError)
+    return
+  }
   const onFinished = (err?: Error): void => {
     reply.endTime = performance.now()
     res.removeListener('finish', onFinished)
     res.removeListener('error', onFinished)
-    const root = reply.context.root
-    if (root.closing) closeIdleAfterResponse(root.server, root.options.forceCloseConnections)
     const hooks = reply.context.hooks.onResponse
     // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
     const complete = (hookErr: Error | null): void => {
@@ -148,6 +157,8 @@ function watchResponse (reply: ReplyBase): void {
   res.on('finish', onFinished)
   res.on('error', onFinished)
 }
+
+function ignoreResponseError (): void {}
 
 function watchTimeout (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
   const socket = request.raw.socket
