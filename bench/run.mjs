@@ -33,6 +33,8 @@
 //   BENCH_NODE=24           run the servers under another Node line (scripts/node-line.mjs installs it
 //                           into ~/.cache); a path to a node binary works too. Default: this node.
 //   BENCH_SERVERS=bare,trellis          a subset of servers (bare, trellis, fastify43, fastify)
+//   BENCH_BASELINE=/other/checkout      adds that checkout's built trellis as server `baseline` (a change
+//                                       measured against the code before it, in the same rounds)
 //   BENCH_ROUTES=hello,post             a subset of routes (hello, notFound, nested, post, items)
 //   BENCH_LOADGEN=autocannon            use autocannon even when wrk is installed
 //   BENCH_NO_WRITE=1        print only, do not touch docs/benchmarks.md
@@ -258,7 +260,7 @@ async function runParent () {
     loadAfter: loadavg()
   })
   console.log('\n' + table)
-  const complete = servers.length === SERVER_NAMES.length && routes.length === ROUTES.length
+  const complete = servers.length === SERVER_NAMES.length && routes.length === ROUTES.length && !servers.includes('baseline')
   if (process.env.BENCH_NO_WRITE === '1') return
   if (!complete) { console.log('\n(a subset of servers or routes: docs/benchmarks.md left alone)'); return }
   writeSection(heading, section)

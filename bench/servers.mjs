@@ -170,6 +170,12 @@ function bareServer () {
 
 // ------------------------------------------------------------------ one server, on 127.0.0.1 and a free port
 export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
+/**
+ * BENCH_BASELINE=/path/to/other/checkout: that checkout's built trellis (its dist/) joins the run as
+ * server `baseline`, to measure a change against the code before it in the same interleaved rounds.
+ */
+export const BASELINE = process.env.BENCH_BASELINE || undefined
+if (BASELINE !== undefined) SERVER_NAMES.push('baseline')
 
 export function serverLabel (name) {
   switch (name) {
@@ -177,6 +183,7 @@ export function serverLabel (name) {
     case 'trellis': return 'trellis'
     case 'fastify43': return `fastify ${require('fastify43/package.json').version}`
     case 'fastify': return `fastify ${require('fastify/package.json').version}`
+    case 'baseline': return 'trellis baseline'
     default: throw new Error(`unknown server ${name}`)
   }
 }
@@ -188,7 +195,9 @@ export async function startServer (name) {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     return server.address().port
   }
-  const factory = name === 'trellis' ? require(join(root, 'dist', 'entry', 'index.cjs')) : require(name)
+  const factory = name === 'trellis'
+    ? require(join(root, 'dist', 'entry', 'index.cjs'))
+    : name === 'baseline' ? require(join(BASELINE, 'dist', 'entry', 'index.cjs')) : require(name)
   const app = frameworkRoutes(factory({ logger: false }))
   await app.listen({ port: 0, host: '127.0.0.1' })
   return app.server.address().port

@@ -253,7 +253,9 @@ export class ReplyBase {
     }
     if (payload === undefined) { onSend(this, payload); return this }
 
-    const contentType = this.getHeader('content-type') as string | undefined
+    // getHeader('content-type') without lowercasing a constant name
+    const stored = this.headersStore['content-type']
+    const contentType = (stored !== undefined ? stored : this.raw.getHeader('content-type')) as string | undefined
     const hasContentType = contentType !== undefined
     if (payload !== null) {
       if (typeof (payload as { pipe?: unknown }).pipe === 'function') { onSend(this, payload); return this }
