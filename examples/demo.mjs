@@ -1,9 +1,11 @@
 // trellis demo: the spec's worked scenario (encapsulation), a validated POST route and a response
 // schema that drops an undeclared property. Run with `npm start` (builds first), then paste the
-// printed curl lines. Env: PORT (default 3000; 0 = any free port), HOST (default 127.0.0.1),
+// printed curl lines, or open the docs page (/documentation, Swagger UI served from the local
+// swagger-ui-dist package) and use "try it out". Env: PORT (default 3000; 0 = any free port), HOST (default 127.0.0.1),
 // API_KEY (the bearer key of context A; a demo key is used and printed when unset).
 import trellis from '../dist/entry/index.mjs'
 import bearerAuth from '../dist/entry/bearer-auth.mjs'
+import openapi from '../dist/entry/openapi.mjs'
 
 const DEMO_KEY = 'demo-key-change-me'
 const apiKey = process.env.API_KEY || DEMO_KEY
@@ -11,31 +13,49 @@ const port = process.env.PORT === undefined || process.env.PORT === '' ? 3000 : 
 const host = process.env.HOST || '127.0.0.1'
 
 const app = trellis()
+
+// The OpenAPI document of every route below (read from the route table at ready(), so it can be
+// registered first or last): GET /documentation/json, /documentation/yaml, and the docs page.
+app.register(openapi, {
+  openapi: {
+    info: { title: 'trellis demo', version: '1.0.0', description: 'The spec\'s worked scenario, a validated POST route and a response schema.' },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }
+  }
+})
 const view = (req) => ({ answer: req.answer, foo: req.foo, bar: req.bar })
 
 // Root: visible to every context.
 app.decorateRequest('answer', 42)
+// A shared schema: the response of /one, /two and /three (a component of the OpenAPI document).
+app.addSchema({
+  $id: 'View',
+  type: 'object',
+  description: 'The request decorators a context sees',
+  properties: { answer: { type: 'integer' }, foo: { type: 'string' }, bar: { type: 'string' } }
+})
 
 // Context A: bearer auth protects /one only (trellis/bearer-auth is wrapped, so it lands in A).
 app.register(async function contextA (a) {
   a.register(bearerAuth, { keys: [apiKey] })
-  a.get('/one', async (req) => view(req))
+  a.get('/one', { schema: { tags: ['contexts'], summary: 'Context A (bearer key needed)', security: [{ bearer: [] }], response: { 200: { $ref: 'View#' } } } }, async (req) => view(req))
 })
 
 // Context B with grandchild C. C is a plain plugin: its decorator `bar` stays inside C.
 // (Wrap contextC with `fp` from 'trellis/plugin' and /two would show `bar` too.)
 app.register(async function contextB (b) {
   b.decorateRequest('foo', 'foo')
-  b.get('/two', async (req) => view(req))
+  b.get('/two', { schema: { tags: ['contexts'], summary: 'Context B', response: { 200: { $ref: 'View#' } } } }, async (req) => view(req))
   b.register(async function contextC (c) {
     c.decorateRequest('bar', 'bar')
-    c.get('/three', async (req) => view(req))
+    c.get('/three', { schema: { tags: ['contexts'], summary: 'Context C, inside B', response: { 200: { $ref: 'View#' } } } }, async (req) => view(req))
   })
 })
 
 // Validation: required fields, coercion ("9.5" -> 9.5) and defaults (quantity, tags).
 app.post('/items', {
   schema: {
+    tags: ['items'],
+    summary: 'Create an item',
     body: {
       type: 'object',
       required: ['name', 'price'],
@@ -48,6 +68,7 @@ app.post('/items', {
     },
     response: {
       201: {
+        description: 'The created item',
         type: 'object',
         properties: {
           name: { type: 'string' },
@@ -70,8 +91,13 @@ app.post('/items', {
 const users = new Map([[1, { id: 1, name: 'Ada', passwordHash: '$2b$10$not-for-clients' }]])
 app.get('/users/:id', {
   schema: {
+    tags: ['users'],
+    summary: 'Read a user (the password hash never leaves the server)',
     params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
-    response: { 200: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } }
+    response: {
+      200: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+      404: { description: 'No such user', type: 'object', properties: { error: { type: 'string' } } }
+    }
   }
 }, async (req, reply) => {
   const user = users.get(req.params.id)
@@ -96,8 +122,10 @@ for (const line of [
   `curl -i ${base}/three                                # 200 {"answer":42,"foo":"foo","bar":"bar"}`,
   `curl -i ${json} -d ${q('{"name":"pen","price":"9.5"}')} ${base}/items   # 201, price coerced, quantity/tags defaulted`,
   `curl -i ${json} -d ${q('{"price":3}')} ${base}/items                 # 400: body must have required property 'name'`,
-  `curl -i ${base}/users/1                              # 200 {"id":1,"name":"Ada"} (passwordHash dropped)`
+  `curl -i ${base}/users/1                              # 200 {"id":1,"name":"Ada"} (passwordHash dropped)`,
+  `curl -s ${base}/documentation/json                   # the OpenAPI 3.1 document (also /documentation/yaml)`
 ]) console.log('  ' + line)
+console.log(`docs: ${base}/documentation`)
 console.log(`listening on ${base}`)
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

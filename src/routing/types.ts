@@ -69,8 +69,11 @@ export type RouteHandler<G extends RouteGenericInterface = RouteGenericInterface
 export type HookHandler<G extends RouteGenericInterface = RouteGenericInterface> =
   (this: any, request: TypedRequest<G>, reply: TypedReply<G>, ...rest: any[]) => unknown
 
+/** A route's `schema` option; an interface so entries such as trellis/openapi can add their keywords. */
+export interface RouteSchemaOptions { body?: unknown; querystring?: unknown; query?: unknown; params?: unknown; headers?: unknown; response?: Record<string | number, unknown> }
+
 export interface RouteShorthandOptions<G extends RouteGenericInterface = RouteGenericInterface> {
-  schema?: { body?: unknown; querystring?: unknown; query?: unknown; params?: unknown; headers?: unknown; response?: Record<string | number, unknown> }
+  schema?: RouteSchemaOptions
   attachValidation?: boolean
   config?: Record<string, unknown>
   constraints?: Record<string, unknown>

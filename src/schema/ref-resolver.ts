@@ -27,11 +27,11 @@ export interface ResolvedRef {
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/
 
 /** Keywords whose value is data, never a schema: not walked when indexing `$id`s or `$ref`s. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example'])
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example'])
 /** Keywords whose value maps names to schemas. */
-const MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'])
+export const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'])
 
-function isObject (value: unknown): value is SchemaLike {
+export function isObject (value: unknown): value is SchemaLike {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { parserDereference, schemaErrors } from '../openapi/helpers'
 
 const root = join(__dirname, '..', '..')
 const API_KEY = 'demo-test-key-91c2'
@@ -43,7 +44,7 @@ async function call (path: string, init?: { method?: string; headers?: Record<st
 
 describe('examples/demo.mjs (built package)', () => {
   before(async () => {
-    for (const file of ['index.mjs', 'plugin.mjs', 'bearer-auth.mjs']) {
+    for (const file of ['index.mjs', 'plugin.mjs', 'bearer-auth.mjs', 'openapi.mjs']) {
       const path = join(root, 'dist', 'entry', file)
       if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` before this test (\`npm test\` builds first)`)
     }
@@ -100,5 +101,22 @@ describe('examples/demo.mjs (built package)', () => {
     assert.deepEqual(user.body, { id: 1, name: 'Ada' })
     assert.equal((await call('/users/abc')).status, 400)
     assert.equal((await call('/users/2')).status, 404)
+  })
+
+  it('serves its OpenAPI document (valid, every route) and its docs page', async () => {
+    assert.ok(output.includes(`docs: ${base}/documentation`), 'prints the docs page address')
+    const res = await call('/documentation/json')
+    assert.equal(res.status, 200)
+    const doc = res.body
+    assert.equal(await schemaErrors(doc), null)
+    await parserDereference(doc)
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+    assert.deepEqual(operations, ['POST /items', 'GET /one', 'GET /three', 'GET /two', 'GET /users/{id}'])
+    assert.deepEqual(doc.paths['/one'].get.security, [{ bearer: [] }])
+    assert.equal(doc.paths['/two'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/View')
+    const page = await fetch(base + '/documentation')
+    assert.equal(page.status, 200)
+    assert.match(await page.text(), /swagger-ui-bundle\.js/)
+    assert.equal((await fetch(base + '/documentation/static/swagger-ui-bundle.js')).status, 200)
   })
 })

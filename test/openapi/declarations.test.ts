@@ -1,0 +1,39 @@
+/**
+ * `trellis/openapi` through the package "exports", as a user's TypeScript sees it: an ES module and a
+ * CommonJS module type-check against the BUILT declarations (`npm test` builds first), and
+ * require() and import load the same plugin.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+
+const root = join(__dirname, '..', '..')
+
+function compile (file: string): { status: number | null; output: string } {
+  const tsc = require.resolve('typescript/bin/tsc')
+  const result = spawnSync(process.execPath, [
+    tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
+    '--module', 'node16', '--moduleResolution', 'node16', join('test', 'openapi', 'types', file)
+  ], { cwd: root, encoding: 'utf8', timeout: 60000 })
+  return { status: result.status, output: result.stdout + result.stderr }
+}
+
+test('an ES module importing trellis/openapi type-checks', () => {
+  const { status, output } = compile('esm-usage.mts')
+  assert.equal(status, 0, output)
+})
+
+test('a CommonJS module requiring trellis/openapi type-checks', () => {
+  const { status, output } = compile('cjs-usage.cts')
+  assert.equal(status, 0, output)
+})
+
+test('require and import load the same plugin from the built entries', async () => {
+  const cjs = require(join(root, 'dist', 'entry', 'openapi.cjs'))
+  const esm = await import(join(root, 'dist', 'entry', 'openapi.mjs'))
+  assert.equal(typeof cjs, 'function')
+  assert.equal(esm.default, cjs)
+  assert.equal(esm.openapi, cjs)
+  assert.equal(cjs.default, cjs)
+})
