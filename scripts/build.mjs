@@ -2,7 +2,7 @@
 // dist/entry so that `require` and `import` both load the ONE CommonJS implementation (no dual-package
 // hazard: symbols, classes and instanceof checks are shared between the two module systems).
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -51,4 +51,9 @@ export default defaultExport
 export * from '../lib/${name}.js'
 `)
 }
-console.log('built dist/lib and dist/entry')
+// The `trellis` command (package.json "bin"): a CommonJS file with the #! line, running src/cli.
+const bin = join(root, 'dist', 'bin')
+mkdirSync(bin, { recursive: true })
+writeFileSync(join(bin, 'trellis.js'), "#!/usr/bin/env node\n'use strict'\nrequire('../lib/cli/bin.js')\n")
+chmodSync(join(bin, 'trellis.js'), 0o755)
+console.log('built dist/lib, dist/entry and dist/bin')

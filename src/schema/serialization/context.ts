@@ -25,6 +25,9 @@ export class GenContext implements MergeHost {
   private readonly matchers: MatcherCompiler
   private readonly matcherConsts = new Map<unknown, Map<string, string>>()
 
+  /** Whether arrays of flat objects whose properties include primitive arrays are projected (generate-projection.ts). */
+  projectArrayFields = false
+
   constructor (readonly resolver: RefResolver) {
     this.matchers = new MatcherCompiler(resolver)
   }

@@ -7,6 +7,7 @@
 import type { GenContext, Schema } from './context'
 import type { GenValue } from './generate-value'
 import { genPart, inferType, lit, typeCondition } from './generate-value'
+import { genProjectionFunction, projectableFields } from './generate-projection'
 
 export function genArrayFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, base, (name) => buildArray(ctx, schema, base, loc, gen, name))
@@ -58,6 +59,32 @@ function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string
     }
     return code + 'return json + \']\'\n}\n'
   }
+  const itemsTarget = items !== null && typeof items === 'object' ? ctx.deref(items, base, `${loc}/items`) : undefined
+  const fields = itemsTarget !== undefined ? projectableFields(itemsTarget.schema, ctx.projectArrayFields) : undefined
+  if (fields !== undefined && itemsTarget !== undefined) {
+    // arrays of flat objects: project, then one JSON.stringify; the concatenating code below is the
+    // fallback for values a projection cannot express (BigInt)
+    const project = genProjectionFunction(ctx, fields, itemsTarget.location)
+    const concat = name + 'c'
+    ctx.functions.push(buildConcatLoop(ctx, items, base, loc, code.replace(`function ${name} (`, `function ${concat} (`)))
+    code += `const out = new Array(n)
+try {
+for (let i = 0; i < n; i++) out[i] = ${project}(input[i])
+} catch (e) {
+`
+    code += `if (e === $fallback) return ${concat}(input)
+throw e
+}
+return JSON.stringify(out)
+}
+`
+    return code
+  }
+  return buildConcatLoop(ctx, items, base, loc, code)
+}
+
+/** The rest of an array function after the shared prelude `code`: one serialized item after another. */
+function buildConcatLoop (ctx: GenContext, items: unknown, base: string, loc: string, code: string): string {
   const part = genPart(ctx, items, base, 'v', `${loc}/items`)
   if (part.expr !== undefined) {
     // first element outside the loop: no per-item comma test

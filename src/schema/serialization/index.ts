@@ -3,7 +3,7 @@
  * See docs/serialization.md.
  */
 import { compileSerializer as compileUncached, generateSource, type CompileOptions, type SerializerFn } from './compile'
-import { getCached, setCached, sharedSchemasKey } from './cache'
+import { getCached, getCachedByContent, setCached, sharedSchemasKey } from './cache'
 
 export type { SerializerFn, CompileOptions } from './compile'
 export { compileResponseSerializers, normalizeResponseSchema, type ResponseSerializers } from './response-schemas'
@@ -15,7 +15,8 @@ export type SerializerCompiler = (input: SerializerCompilerInput) => SerializerF
 type SharedSchemas = Record<string, Record<string, unknown>>
 
 function optionsKey (options: CompileOptions): string {
-  return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '')
+  return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '') +
+    (options.projectArrayFields === undefined ? '' : options.projectArrayFields ? '+arrays' : '-arrays')
 }
 
 /**
@@ -26,8 +27,13 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
   const key = sharedSchemasKey(options.sharedSchemas) + '|' + optionsKey(options)
   const cached = getCached(schema, key)
   if (cached !== undefined) return cached as SerializerFn & { source: string }
+  const equal = getCachedByContent(schema, key)
+  if (equal.fn !== undefined) {
+    setCached(schema, key, equal.fn)
+    return equal.fn as SerializerFn & { source: string }
+  }
   const fn = compileUncached(schema, options)
-  setCached(schema, key, fn)
+  setCached(schema, key, fn, equal.contentKey)
   return fn
 }
 

@@ -15,6 +15,25 @@ export interface Runtime {
   date: (v: unknown) => string
   time: (v: unknown) => string
   any: (v: unknown) => string
+  /** Projection (generate-projection.ts): the value whose JSON.stringify equals what int/num/coerceStr write. */
+  intV: (v: unknown) => number
+  numV: (v: unknown) => number | null
+  strV: (v: unknown) => string
+  /** Thrown by intV/numV for a value a projection cannot express (BigInt): the caller serializes by concatenation. */
+  fallback: object
+}
+
+const FALLBACK = Object.freeze({ projection: 'fallback' })
+
+function numV (v: unknown): number | null {
+  if (typeof v === 'bigint') throw FALLBACK
+  const out = num(v)
+  // num() writes '' + n for a finite n, and Number('' + n) === n (or -0 -> 0, written the same)
+  return out === 'null' ? null : Number(out)
+}
+
+function strV (v: unknown): string {
+  return JSON.parse(coerceStr(v)) as string
 }
 
 /** A string schema fed a non-string: null -> "", Date -> ISO string, RegExp -> source, else String(v). */
@@ -96,7 +115,12 @@ export function getRuntime (rounding: Rounding = 'trunc'): Runtime {
   if (rt === undefined) {
     const round = ROUNDERS[rounding]
     if (round === undefined) throw new Error(`Unsupported integer rounding method ${String(rounding)}`)
-    rt = { str: asString, coerceStr, num, int: makeInt(round), dateTime, date, time, any }
+    const int = makeInt(round)
+    const intV = (v: unknown): number => {
+      if (typeof v === 'bigint') throw FALLBACK
+      return Number(int(v))
+    }
+    rt = { str: asString, coerceStr, num, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK }
     runtimes.set(rounding, rt)
   }
   return rt

@@ -2,13 +2,15 @@
  * The default validator compiler: Ajv 8 with Fastify 4.3's baseline options and ajv-formats.
  *
  * One Ajv instance per (shared schemas, customOptions, plugins) configuration, pooled: contexts with
- * the same configuration share it. Inside one instance a schema object compiles once (cache keyed by
- * schema identity), so a schema shared by many routes costs one compilation.
+ * the same configuration share it. Inside one instance a schema compiles once: cached by the schema
+ * object's identity, then by its content (`schemaContentKey`), so equal schemas written as separate
+ * objects (each route's `{ $ref: 'body#' }`) share one validator.
  */
 import Ajv from 'ajv'
 import type { Options as AjvOptions, ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { poolKey } from './pool-key'
+import { schemaContentKey } from '../content-key'
 import type { AjvFactoryOptions, ValidatorCompiler, ValidatorCompilerInput, ValidatorFn } from './types'
 
 /** Fastify 4.3's baseline. `allErrors` stays false: true lets a crafted payload cost a lot of CPU. */
@@ -61,6 +63,7 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
   const ajv = buildAjv(options)
   for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema)
   const compiled = new WeakMap<object, ValidatorFn>()
+  const byContent = new Map<string, ValidatorFn>()
 
   const compile = function defaultValidatorCompiler ({ schema }: ValidatorCompilerInput): ValidatorFn {
     const isObject = schema !== null && typeof schema === 'object'
@@ -77,8 +80,17 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
         }
       }
     }
+    const key = isObject ? schemaContentKey(schema) : undefined
+    if (key !== undefined) {
+      const equal = byContent.get(key)
+      if (equal !== undefined) {
+        compiled.set(schema, equal)
+        return equal
+      }
+    }
     const fn = ajv.compile(schema) as unknown as ValidatorFn
     if (isObject) compiled.set(schema, fn)
+    if (key !== undefined) byContent.set(key, fn)
     return fn
   } as DefaultValidatorCompiler
   Object.defineProperty(compile, 'ajv', { value: ajv, enumerable: false })

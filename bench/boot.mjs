@@ -1,0 +1,167 @@
+// Boot benchmark: time and memory to register 1,000 routes and reach `ready()`, for trellis
+// (dist/entry/index.cjs), Fastify 4.3.0 (devDependency alias `fastify43`) and Fastify 5.
+//
+//   npm run bench:boot                      # build, then 5 rounds, writes the section in docs/benchmarks.md
+//   node bench/boot.mjs --rounds 7 --no-write
+//   node bench/boot.mjs --child trellis distinct   # one measurement, prints JSON (what the parent runs)
+//
+// Every measurement is a fresh process (nothing compiled or cached by an earlier one), the
+// frameworks interleaved within each round; medians over rounds. Measured from before the factory
+// call to after `await app.ready()`: wall time, CPU time of the process (user + system, less
+// sensitive to a busy machine) and RSS after ready() (after a forced GC where --expose-gc allows).
+// Nothing of it runs in CI.
+// What-if: BOOT_AJV_NOOPT=1 node bench/boot.mjs --child trellis distinct   passes Ajv's
+// `code: { optimize: false }` to trellis (skips Ajv's name-optimization pass; see docs/benchmarks.md).
+import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const ROUTES = 1000
+
+const FRAMEWORKS = [
+  { name: 'trellis', label: 'trellis' },
+  { name: 'fastify43', label: 'fastify 4.3.0' },
+  { name: 'fastify', label: `fastify ${require('fastify/package.json').version}` }
+]
+const SCENARIOS = [
+  { key: 'none', label: '1,000 routes, no schemas' },
+  { key: 'shared', label: '1,000 routes, `{ $ref: \'body#\' }` / `{ $ref: \'reply#\' }` to one shared schema' },
+  { key: 'distinct', label: '1,000 routes, each a distinct body + response schema' }
+]
+
+/** A body schema and a response schema that differ per route `i` (property names and limits). */
+function distinctSchemas (i) {
+  return {
+    body: {
+      type: 'object',
+      required: ['name' + i, 'count'],
+      properties: {
+        ['name' + i]: { type: 'string', maxLength: 20 + (i % 50) },
+        count: { type: 'integer', minimum: i % 7, maximum: 1000 + i },
+        tags: { type: 'array', maxItems: 5 + (i % 5), items: { type: 'string' } },
+        when: { type: 'string', format: 'date-time' }
+      }
+    },
+    response: {
+      200: {
+        type: 'object',
+        properties: {
+          ['id' + i]: { type: 'integer' }, name: { type: 'string' }, ok: { type: 'boolean' },
+          score: { type: 'number' }, items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
+        }
+      }
+    }
+  }
+}
+
+const SHARED_BODY = {
+  $id: 'body',
+  type: 'object',
+  required: ['name', 'count'],
+  properties: {
+    name: { type: 'string', maxLength: 50 }, count: { type: 'integer', minimum: 0 },
+    tags: { type: 'array', maxItems: 10, items: { type: 'string' } }, when: { type: 'string', format: 'date-time' }
+  }
+}
+const SHARED_REPLY = {
+  $id: 'reply',
+  type: 'object',
+  properties: {
+    id: { type: 'integer' }, name: { type: 'string' }, ok: { type: 'boolean' }, score: { type: 'number' },
+    items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
+  }
+}
+
+function handler () { return { id: 1, name: 'x', ok: true, score: 1, items: [] } }
+
+async function child (name, scenario) {
+  const factory = name === 'trellis' ? require(join(root, 'dist', 'entry', 'index.cjs')) : require(name)
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  const app = factory(process.env.BOOT_AJV_NOOPT ? { logger: false, ajv: { customOptions: { code: { optimize: false } } } } : { logger: false })
+  if (scenario === 'shared') {
+    app.addSchema(structuredClone(SHARED_BODY))
+    app.addSchema(structuredClone(SHARED_REPLY))
+  }
+  for (let i = 0; i < ROUTES; i++) {
+    const opts = {}
+    // each route's schema objects are new, as when routes are declared one by one
+    if (scenario === 'shared') opts.schema = { body: { $ref: 'body#' }, response: { 200: { $ref: 'reply#' } } }
+    if (scenario === 'distinct') opts.schema = distinctSchemas(i)
+    app.post('/r' + i, opts, handler)
+  }
+  await app.ready()
+  const ms = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  if (typeof globalThis.gc === 'function') globalThis.gc()
+  const rss = process.memoryUsage().rss
+  // a sanity check that the routes work (not timed)
+  const res = await app.inject({ method: 'POST', url: '/r7', payload: scenario === 'distinct' ? { name7: 'a', count: 8 } : { name: 'a', count: 8 } })
+  if (res.statusCode !== 200) throw new Error(`${name} ${scenario}: POST /r7 answered ${res.statusCode} ${res.body}`)
+  await app.close()
+  process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, rss }) + '\n')
+}
+
+function median (xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+function measureOnce (name, scenario) {
+  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', name, scenario], { encoding: 'utf8' })
+  return JSON.parse(out.trim().split('\n').pop())
+}
+
+async function main () {
+  const args = process.argv.slice(2)
+  if (args[0] === '--child') return child(args[1], args[2])
+  const roundsAt = args.indexOf('--rounds')
+  const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 5
+  const write = !args.includes('--no-write')
+  const results = {}
+  for (let r = 0; r < rounds; r++) {
+    for (const s of SCENARIOS) {
+      for (const f of FRAMEWORKS) {
+        const m = measureOnce(f.name, s.key)
+        const cell = (results[s.key] ??= {})[f.name] ??= { ms: [], cpuMs: [], rss: [] }
+        cell.ms.push(m.ms); cell.cpuMs.push(m.cpuMs); cell.rss.push(m.rss)
+      }
+    }
+    process.stderr.write(`round ${r + 1}/${rounds} done\n`)
+  }
+  const lines = [
+    '| scenario | server | ready() ms | CPU ms | RSS MB | time / 4.3.0 | CPU / 4.3.0 | RSS / 4.3.0 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|'
+  ]
+  for (const s of SCENARIOS) {
+    const base = results[s.key].fastify43
+    for (const f of FRAMEWORKS) {
+      const c = results[s.key][f.name]
+      const ms = median(c.ms); const cpu = median(c.cpuMs); const rss = median(c.rss) / 2 ** 20
+      lines.push(`| ${s.label} | ${f.label} | ${ms.toFixed(0)} | ${cpu.toFixed(0)} | ${rss.toFixed(1)} | ` +
+        `${(ms / median(base.ms)).toFixed(2)} | ${(cpu / median(base.cpuMs)).toFixed(2)} | ${(median(c.rss) / median(base.rss)).toFixed(2)} |`)
+    }
+  }
+  let load = ''
+  try { load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') } catch {}
+  const footer = `(${process.version}, ${rounds} rounds, a fresh process per cell, medians; load average ${load}; ${new Date().toISOString().slice(0, 10)})`
+  const table = lines.join('\n') + '\n\n' + footer + '\n'
+  console.log(table)
+  if (write) {
+    const file = join(root, 'docs', 'benchmarks.md')
+    const doc = readFileSync(file, 'utf8')
+    const start = '<!-- boot:begin -->'
+    const end = '<!-- boot:end -->'
+    const a = doc.indexOf(start)
+    const b = doc.indexOf(end)
+    if (a < 0 || b < 0) { console.error('docs/benchmarks.md has no boot markers; table not written'); return }
+    writeFileSync(file, doc.slice(0, a + start.length) + '\n' + table + doc.slice(b))
+  }
+}
+
+await main()

@@ -1,0 +1,34 @@
+/** The text of `trellis help` and `trellis start --help`. */
+import { FLAGS } from './args'
+
+export function usage (): string {
+  return `Usage: trellis <command>
+
+Commands:
+  start [options] <app-file>   serve an application module (a plugin)
+  help                         show this help
+  version                      print trellis's version
+
+Run "trellis start --help" for the start options.
+`
+}
+
+export function startUsage (): string {
+  const lines = FLAGS.map((f) => {
+    const names = `${f.short !== undefined ? `-${f.short}, ` : '    '}--${f.flag}${f.kind === 'string' ? ' <value>' : ''}`
+    const env = f.env.length > 0 ? `  [env: ${f.env.join(' or ')}]` : ''
+    return `  ${names.padEnd(32)}${f.help}${env}`
+  })
+  return `Usage: trellis start [options] <app-file>
+
+<app-file> is a plugin: module.exports = async function (app, opts) { ... } (CommonJS) or
+export default async function (app, opts) { ... } (ES module). TypeScript needs your loader, e.g.
+NODE_OPTIONS="--import tsx" trellis start app.ts
+
+Options (a flag wins over its environment variable):
+${lines.join('\n')}
+
+Signals: SIGTERM or SIGINT closes gracefully (in-flight requests are answered, new ones get 503,
+onClose hooks run) within --close-timeout; a second signal exits at once.
+`
+}

@@ -1,0 +1,46 @@
+/**
+ * The `trellis` command: `trellis start [options] <app-file>`, `trellis help`, `trellis version`.
+ * In a cluster worker it skips straight to serving (the primary already checked the options).
+ */
+import cluster from 'node:cluster'
+import { parseStartArgs, UsageError, type StartOptions } from './args'
+import { usage, startUsage } from './help'
+import { runPrimary } from './primary'
+import { serve } from './serve'
+import { VERSION } from '../version'
+
+function fail (message: string): never {
+  process.stderr.write(`trellis: ${message}\n`)
+  process.exit(1)
+}
+
+async function start (argv: string[]): Promise<void> {
+  let opts: StartOptions
+  try {
+    opts = parseStartArgs(argv)
+  } catch (err) {
+    if (err instanceof UsageError) fail(`${err.message}\n\n${startUsage()}`)
+    throw err
+  }
+  if (opts.help) { process.stdout.write(startUsage()); return }
+  if (opts.file === undefined) fail(`missing the application file\n\n${startUsage()}`)
+  if (opts.workers > 1 && cluster.isPrimary) { runPrimary(opts); return }
+  try {
+    await serve(opts)
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message)
+    process.stderr.write(`trellis: the application failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)
+    process.exit(1)
+  }
+}
+
+export async function main (argv: string[]): Promise<void> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case 'start': return await start(rest)
+    case 'version': case '--version': case '-v': process.stdout.write(`${VERSION}\n`); return
+    case undefined: case 'help': case '--help': case '-h':
+      process.stdout.write(rest[0] === 'start' ? startUsage() : usage()); return
+    default: fail(`unknown command ${JSON.stringify(command)}\n\n${usage()}`)
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * One serving process (the only one, or a cluster worker): builds the server from the options and
+ * the application module, listens, and closes gracefully on SIGTERM/SIGINT (or when the primary
+ * asks): new requests get 503 + Connection: close, in-flight ones finish, onClose hooks run, and the
+ * process exits 0, or 1 when closing takes longer than --close-timeout. A second signal exits at once.
+ * With --drain-delay, closing waits that long first, still serving, after emitting DRAINING_EVENT on
+ * `process` so the application's readiness check can answer 503 while the load balancer notices.
+ */
+import trellis from '../index'
+import type { TrellisOptions } from '../options'
+import type { TrellisInstance } from '../instance'
+import type { StartOptions } from './args'
+import { loadApp } from './load-app'
+import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
+
+export const SHUTDOWN_MESSAGE = 'trellis:shutdown'
+/** Emitted on `process` when closing begins, before --drain-delay: the moment readiness should fail. */
+export const DRAINING_EVENT = 'trellis:draining'
+
+function serverOptions (opts: StartOptions, exported: Record<string, unknown> | undefined, appPath: string): TrellisOptions {
+  const base: Record<string, unknown> = opts.options && exported !== undefined ? { ...exported } : {}
+  const given = base.logger
+  const looksLikeInstance = given !== null && typeof given === 'object' && typeof (given as { child?: unknown }).child === 'function'
+  if (!looksLikeInstance && given !== false) {
+    const logger: Record<string, unknown> = { ...(given !== null && typeof given === 'object' ? given : {}), level: opts.logLevel }
+    if (opts.prettyLogs) {
+      const target = resolvePrettyTarget(appPath)
+      if (target !== undefined) logger.transport = { target }
+      else process.stderr.write(PRETTY_MISSING + '\n')
+    }
+    base.logger = logger
+  }
+  if (opts.bodyLimit !== undefined) base.bodyLimit = opts.bodyLimit
+  if (opts.pluginTimeout !== undefined) base.pluginTimeout = opts.pluginTimeout
+  if (opts.trustProxy !== undefined) base.trustProxy = opts.trustProxy
+  if (opts.requestIdHeader !== undefined) base.requestIdHeader = opts.requestIdHeader
+  return base as TrellisOptions
+}
+
+export async function serve (opts: StartOptions): Promise<TrellisInstance> {
+  const app = await loadApp(opts.file as string)
+  const server = trellis(serverOptions(opts, app.options, app.path))
+  const pluginOptions: Record<string, unknown> = opts.prefix !== undefined ? { prefix: opts.prefix } : {}
+  server.register(app.plugin as any, pluginOptions)
+  installShutdown(server, opts.closeTimeout, opts.drainDelay)
+  await server.listen({ port: opts.port, host: opts.address })
+  return server
+}
+
+function installShutdown (app: TrellisInstance, closeTimeout: number, drainDelay: number): void {
+  let closing = false
+  const begin = (reason: string, fromSignal: boolean): void => {
+    if (closing) {
+      if (!fromSignal) return
+      app.log.warn({ signal: reason }, 'second signal while closing: exiting now')
+      process.exit(1)
+    }
+    closing = true
+    const emitter: NodeJS.EventEmitter = process
+    emitter.emit(DRAINING_EVENT, { reason, drainDelay })
+    if (drainDelay > 0) {
+      app.log.info({ reason, drainDelay }, 'draining: still serving, readiness fails, closing after the drain delay')
+      setTimeout(() => close(reason), drainDelay)
+    } else {
+      close(reason)
+    }
+  }
+  const close = (reason: string): void => {
+    app.log.info({ reason, closeTimeout }, 'closing: no new requests, answering the ones in flight')
+    setTimeout(() => {
+      app.log.error({ closeTimeout }, 'close did not finish in time: exiting')
+      process.exit(1)
+    }, closeTimeout).unref()
+    app.close().then(() => {
+      app.log.info('closed')
+      process.exit(0)
+    }, (err: unknown) => {
+      app.log.error({ err }, 'close failed')
+      process.exit(1)
+    })
+  }
+  process.on('SIGTERM', () => begin('SIGTERM', true))
+  process.on('SIGINT', () => begin('SIGINT', true))
+  if (process.send !== undefined) {
+    // a cluster worker: the primary asks by message (it may also have been signalled directly, as a
+    // terminal's Ctrl+C signals the whole process group). A primary killed outright is not covered:
+    // node:cluster exits its workers at once when the IPC channel drops.
+    process.on('message', (message: unknown) => {
+      if (message === SHUTDOWN_MESSAGE) begin('primary', false)
+    })
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Arrays of flat objects: project each item into a fresh object holding exactly the values the
+ * concatenating serializer would write (coerced the same way), then one `JSON.stringify` of the
+ * whole array. V8 serializes a run of same-shaped fresh objects in native code and returns a flat
+ * string, where a concatenated result is a rope the server must flatten before writing it; on
+ * arrays of objects this is the faster of the two (docs/benchmarks.md, Serializer).
+ *
+ * Only item schemas whose output a plain object literal reproduces exactly take this path:
+ * `type: 'object'` with `properties` (and `required`), every property a single primitive type, or
+ * an array of one primitive type, without `format`, `const`, `nullable` or `default`, and no
+ * property name that an object literal
+ * would treat specially (`__proto__`) or reorder (integer-like names). A value the projection
+ * cannot express (a BigInt) makes the whole array go through the concatenating serializer.
+ */
+import type { GenContext, Schema } from './context'
+import { lit } from './generate-value'
+
+const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples'])
+const VALUE_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'examples', 'enum', 'minLength', 'maxLength', 'pattern',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'])
+const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean'])
+const ARRAY_KEYWORDS = new Set([...VALUE_KEYWORDS, 'items', 'minItems', 'maxItems', 'uniqueItems'])
+
+/**
+ * Items with primitive-array properties: projecting them measured faster than concatenation on
+ * Node 24 (V8 13.6: 1.13x fast-json-stringify 7) and slower on Node 20 (V8 11.3: 0.76x), whose
+ * JSON.stringify leaves its fast path for nested arrays. Node 22 (V8 12.4) was not measured.
+ */
+export const PROJECT_ARRAY_FIELDS = Number(process.versions.v8.split('.')[0]) >= 13
+
+function isObject (v: unknown): v is Schema {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** `type` is a primitive type; `items` is set (to the element's primitive type) for an array property. */
+export interface ProjectedField { key: string, type: string, items?: string, required: boolean }
+
+function primitiveArrayItems (p: Schema): string | undefined {
+  if (p.type !== 'array' || !isObject(p.items)) return undefined
+  for (const k of Object.keys(p)) if (!ARRAY_KEYWORDS.has(k)) return undefined
+  const items = p.items
+  if (typeof items.type !== 'string' || !PRIMITIVES.has(items.type)) return undefined
+  for (const k of Object.keys(items)) if (!VALUE_KEYWORDS.has(k)) return undefined
+  return items.type
+}
+
+/** The fields of an item schema the projection reproduces exactly, or undefined. */
+export function projectableFields (schema: unknown, arrayFields: boolean): ProjectedField[] | undefined {
+  if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return undefined
+  for (const k of Object.keys(schema)) if (!OBJECT_KEYWORDS.has(k)) return undefined
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined
+  const props = schema.properties
+  const keys = Object.keys(props)
+  if (keys.length === 0) return undefined
+  const required = schema.required === undefined ? [] : schema.required
+  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && keys.includes(r))) return undefined
+  const fields: ProjectedField[] = []
+  for (const key of keys) {
+    if (key === '__proto__' || /^\d+$/.test(key)) return undefined
+    const p = props[key]
+    if (!isObject(p) || typeof p.type !== 'string') return undefined
+    if (p.type === 'array') {
+      const items = arrayFields ? primitiveArrayItems(p) : undefined
+      if (items === undefined) return undefined
+      fields.push({ key, type: 'array', items, required: required.includes(key) })
+      continue
+    }
+    if (!PRIMITIVES.has(p.type)) return undefined
+    for (const k of Object.keys(p)) if (!VALUE_KEYWORDS.has(k)) return undefined
+    fields.push({ key, type: p.type, required: required.includes(key) })
+  }
+  // required properties first, as the concatenating serializer writes them
+  return [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)]
+}
+
+function valueExpr (type: string, v: string): string {
+  switch (type) {
+    case 'integer': return `(Number.isInteger(${v}) ? ${v} : $intV(${v}))`
+    case 'number': return `((typeof ${v} === 'number' && ${v} - ${v} === 0) ? ${v} : $numV(${v}))`
+    case 'string': return `(typeof ${v} === 'string' ? ${v} : $strV(${v}))`
+    default: return `(${v} ? true : false)`
+  }
+}
+
+/** Statements replacing `v` (an array property's value) by a fresh array of projected elements, as the array serializer writes it. */
+function arrayStatements (ctx: GenContext, f: ProjectedField, v: string, loc: string): string {
+  const out = ctx.tmp('a')
+  const e = ctx.tmp('e')
+  return `if (${v} === null) ${v} = []\n` +
+    `else if (!Array.isArray(${v})) throw new TypeError(${lit(`The value of '${loc}' does not match schema definition.`)})\n` +
+    `else {\nconst ${out} = new Array(${v}.length)\nfor (let i = 0; i < ${out}.length; i++) {\nconst ${e} = ${v}[i]\n` +
+    `${out}[i] = ${valueExpr(f.items as string, e)}\n}\n${v} = ${out}\n}\n`
+}
+
+/**
+ * Source of a function projecting one item (the same reads, order, coercions and errors as the
+ * object serializer); `loc` is the item schema's location (for the messages an array value throws).
+ */
+export function genProjectionFunction (ctx: GenContext, fields: ProjectedField[], loc: string): string {
+  const name = 'p' + ctx.tmp('')
+  let code = `function ${name} (input) {\n`
+  code += 'const obj = (input && typeof input.toJSON === \'function\') ? input.toJSON() : input\n'
+  code += 'if (obj == null) return {}\n'
+  const vars: string[] = []
+  for (const f of fields) {
+    const v = ctx.tmp()
+    vars.push(v)
+    code += `let ${v} = obj[${lit(f.key)}]\n`
+    const convert = f.items !== undefined ? arrayStatements(ctx, f, v, `${loc}/properties/${f.key}`) : `${v} = ${valueExpr(f.type, v)}\n`
+    code += f.required
+      ? `if (${v} === undefined) throw new Error(${lit(`"${f.key}" is required!`)})\n${convert}`
+      : `if (${v} !== undefined) {\n${convert}}\n`
+  }
+  code += 'return { ' + fields.map((f, i) => `${lit(f.key)}: ${vars[i]}`).join(', ') + ' }\n}\n'
+  ctx.functions.push(code)
+  return name
+}
