@@ -1,9 +1,10 @@
-// Shared machinery for the Fastify 4.3.0 conformance harness (issue 5).
+// Shared machinery for the Fastify conformance harness (issue 5: fastify@4.3.0; issue 14: 4.29.1).
 //
-// Lays out a scratch copy of fastify@4.3.0's own test suite under conformance/.work/<target>/,
-// installs the suite's test dependencies (pinned to mid-2022 releases) once under
-// conformance/.work/node_modules, runs test files with plain `node` (tap 16 prints raw TAP when a
-// test file is run directly) and counts assertion points in the TAP output.
+// Lays out a scratch copy of a Fastify release's own test suite under conformance/.work/<target>/
+// (4.3.0) or conformance/.work/v4.29/<target>/ (4.29.1), installs the suite's test dependencies
+// once beside it, runs test files with plain `node` (tap 16 prints raw TAP when a test file is run
+// directly) and counts assertion points in the TAP output. The suites are described in suites.mjs;
+// functions here take a suite (default: 4.3.0).
 //
 // Nothing from fastify is ever copied into the repository: the scratch dir is gitignored.
 import { spawn, spawnSync } from 'node:child_process'
@@ -14,6 +15,7 @@ import {
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { SUITES, suiteOf } from './suites.mjs'
 
 export const CONF = dirname(fileURLToPath(import.meta.url))
 export const ROOT = dirname(CONF)
@@ -23,62 +25,12 @@ export const WORK = join(CONF, '.work')
  * .work/trellis-build-<name>), so several runs can go on at once on one checkout.
  */
 const SLOT = process.env.CONFORMANCE_SLOT ? '-' + process.env.CONFORMANCE_SLOT.replace(/[^a-zA-Z0-9_-]/g, '') : ''
-export const SUITE_SRC = join(ROOT, 'node_modules', 'fastify43')
+export const SUITE_SRC = SUITES['4.3'].src
+export const TEST_DEPS = SUITES['4.3'].testDeps
+export const RUNTIME_PINS = SUITES['4.3'].runtimePins
+export { SUITES, suiteOf }
 export const TRELLIS_ENTRY = join(ROOT, 'dist', 'entry', 'index.cjs')
 export const TRELLIS_LIB_COMPAT = join(ROOT, 'dist', 'lib', 'compat', 'fastify-lib')
-
-// Test dependencies of the suite, exact versions released by mid-2022 (fastify 4.3.0 was
-// published in July 2022; ranges from its devDependencies, resolved to releases of that time).
-// Only packages that in-scope test files (or their helpers) actually require are listed.
-// `pino`, `semver`, `rfdc` are runtime deps of fastify that tests require directly; `vary` is
-// required by versioned-routes.test.js (it came in transitively at the time).
-// `ajv` is deliberately NOT listed: the suite and the Ajv plugins (ajv-errors, ajv-merge-patch,
-// ajv-i18n) must resolve trellis's own copy (node_modules/ajv at the repo root), because Ajv
-// plugins emit code with the helpers of the ajv copy they resolve; a second copy fails with
-// "Unexpected token ':'". Installing with --legacy-peer-deps keeps npm from adding ajv as a peer.
-export const TEST_DEPS = {
-  '@sinonjs/fake-timers': '9.1.2',
-  'ajv-errors': '3.0.0',
-  'ajv-i18n': '4.2.0',
-  'ajv-merge-patch': '5.0.1',
-  'fast-json-body': '1.1.0',
-  'fastify-plugin': '4.0.0',
-  'fluent-json-schema': '3.1.0',
-  'form-data': '4.0.0',
-  h2url: '0.2.0',
-  'http-errors': '2.0.0',
-  joi: '17.6.0',
-  JSONStream: '1.3.5',
-  pino: '8.1.0',
-  proxyquire: '2.1.3',
-  pump: '3.0.0',
-  rfdc: '1.3.0',
-  'self-cert': '2.0.0',
-  semver: '7.3.7',
-  send: '0.18.0',
-  'simple-get': '4.0.1',
-  split2: '4.1.0',
-  tap: '16.3.0',
-  undici: '5.5.1',
-  vary: '1.1.2',
-  yup: '0.32.11',
-  // Runtime deps of fastify@4.3.0 pinned for the `fastify` target only (see RUNTIME_PINS).
-  avvio: '8.1.3',
-  'find-my-way': '7.0.0',
-  'light-my-request': '5.0.0'
-}
-
-// node_modules/fastify43 is the real fastify@4.3.0 code, but the repo's lockfile installs its
-// runtime deps at today's newest in-range releases (avvio 8.4, find-my-way 7.7,
-// light-my-request 5.14). Those changed observable behaviour after July 2022 (avvio's plugin
-// timeout / ROOT_PLG_BOOTED errors, find-my-way's prettyPrint output), which makes
-// plugin.test.js, hooks.on-ready.test.js and pretty-print.test.js fail on the real fastify
-// for reasons that have nothing to do with the suite. For `--target=fastify`, a resolve hook
-// (preloaded with -r) sends only these requests, when made from fastify43's own files, to the
-// mid-2022 releases installed in conformance/.work/node_modules. Everything else fastify43
-// requires resolves as installed. The trellis target is not affected.
-export const RUNTIME_PINS = ['avvio', 'find-my-way', 'light-my-request']
-
 // Node flags the suite runs with (fastify's .taprc: `node-arg: --allow-natives-syntax`,
 // same-shape.test.js uses %HaveSameMap).
 export const NODE_ARGS = ['--allow-natives-syntax']
@@ -88,14 +40,16 @@ export const NODE_ARGS = ['--allow-natives-syntax']
 
 function log (...a) { process.stderr.write(a.join(' ') + '\n') }
 
-/** Installs TEST_DEPS into conformance/.work/node_modules, skipped when unchanged. */
-export function ensureDeps ({ force = false } = {}) {
+/** Installs the suite's test deps into its work dir's node_modules, skipped when unchanged. */
+export function ensureDeps ({ force = false, suite = SUITES['4.3'] } = {}) {
+  if (suite.fetch) suite.fetch()
+  const WORK = suite.work
   mkdirSync(WORK, { recursive: true })
   const pkg = {
     name: 'trellis-conformance-scratch',
     private: true,
-    description: 'Scratch install of fastify@4.3.0 test-suite dependencies (generated, gitignored)',
-    dependencies: TEST_DEPS
+    description: `Scratch install of fastify@${suite.version} test-suite dependencies (generated, gitignored)`,
+    dependencies: suite.testDeps
   }
   const text = JSON.stringify(pkg, null, 2) + '\n'
   const hash = createHash('sha256').update(text).digest('hex')
@@ -112,15 +66,16 @@ export function ensureDeps ({ force = false } = {}) {
   // A stray ajv copy in the scratch tree would shadow trellis's; drop it (see TEST_DEPS comment).
   const strayAjv = join(WORK, 'node_modules', 'ajv')
   if (existsSync(strayAjv)) { log('[conformance] removing stray', strayAjv); rmSync(strayAjv, { recursive: true, force: true }) }
-  checkAjv()
+  checkAjv(WORK)
   writeFileSync(hashFile, hash + '\n')
   return true
 }
 
 /** The suite and its Ajv plugins must resolve the same ajv as trellis. */
-export function checkAjv () {
+export function checkAjv (WORK) {
   const want = createRequire(join(ROOT, 'package.json')).resolve('ajv')
-  for (const from of ['ajv-errors', 'ajv-merge-patch', 'ajv-i18n']) {
+  for (const from of ['ajv-errors', 'ajv-merge-patch', 'ajv-i18n', 'ajv-formats']) {
+    if (!existsSync(join(WORK, 'node_modules', from))) continue
     const fromDir = join(WORK, 'node_modules', from)
     const got = createRequire(join(fromDir, 'package.json')).resolve('ajv')
     if (got !== want) throw new Error(`${from} resolves ${got}, expected trellis's ${want}`)
@@ -171,9 +126,11 @@ export function snapshotTrellis () {
  * lib/ and build/ (real ones for fastify, adapter for trellis), node_modules/fastify (shim so that
  * `require('fastify')` inside tests loads the target, not the repo's fastify@5 devDependency).
  */
-export function layout (target) {
+export function layout (target, suite = SUITES['4.3']) {
+  const SUITE_SRC = suite.src
+  const WORK = suite.work
   if (!existsSync(join(SUITE_SRC, 'package.json'))) {
-    throw new Error('node_modules/fastify43 is missing: run `npm ci` first')
+    throw new Error(`${relative(ROOT, SUITE_SRC)} is missing: ${suite.missingHint}`)
   }
   const dir = join(WORK, target + SLOT)
   rmSync(dir, { recursive: true, force: true })
@@ -187,13 +144,28 @@ export function layout (target) {
     link(join(SUITE_SRC, 'lib'), join(dir, 'lib'))
     link(join(SUITE_SRC, 'build'), join(dir, 'build'))
     cpSync(join(SUITE_SRC, 'package.json'), join(dir, 'package.json'))
-    writeFileSync(join(dir, 'pin-runtime-deps.cjs'), `'use strict'
+    if (suite.ajvFromPackage) {
+      // fastify@4.29.1's own ajv (installed with its runtime deps) is the one its validator compiler
+      // uses; the suite and the Ajv plugins (ajv-errors, ...) must load that same copy, as in a
+      // fastify checkout (two copies fail with "Unexpected token ':'").
+      writeFileSync(join(dir, 'pin-runtime-deps.cjs'), `'use strict'
+// generated by conformance/harness.mjs: require('ajv') resolves fastify@4.29.1's own copy
+const Module = require('module')
+const from = [${JSON.stringify(SUITE_SRC)}]
+const resolve = Module._resolveFilename
+Module._resolveFilename = function (request, parent, isMain, options) {
+  if (request === 'ajv' || request.startsWith('ajv/')) return resolve.call(this, request, parent, isMain, { paths: from })
+  return resolve.call(this, request, parent, isMain, options)
+}
+`)
+    }
+    if (suite.runtimePins.length) writeFileSync(join(dir, 'pin-runtime-deps.cjs'), `'use strict'
 // generated by conformance/harness.mjs (see RUNTIME_PINS there)
 const Module = require('module')
 const path = require('path')
 const src = ${JSON.stringify(SUITE_SRC + '/')}
 const nested = src + 'node_modules/'
-const pinned = new Set(${JSON.stringify(RUNTIME_PINS)})
+const pinned = new Set(${JSON.stringify(suite.runtimePins)})
 const pinsFrom = [${JSON.stringify(WORK)}]
 const resolve = Module._resolveFilename
 Module._resolveFilename = function (request, parent, isMain, options) {
@@ -211,10 +183,10 @@ Module._resolveFilename = function (request, parent, isMain, options) {
     writeFileSync(join(dir, 'fastify.js'),
       "'use strict'\n// generated by conformance/harness.mjs: the suite's require('..') loads trellis\n" +
       `module.exports = require(${JSON.stringify(relative(dir, entry))})\n`)
-    // version 4.3.0: the Fastify API version trellis implements (build/version.test.js compares
-    // fastify.version with this file; fastify-plugin checks plugin ranges against it).
+    // version: the Fastify interface version trellis reports as `fastify.version`
+    // (build/version.test.js compares fastify.version with this file).
     writeFileSync(join(dir, 'package.json'), JSON.stringify({
-      name: 'fastify', version: '4.3.0', main: 'fastify.js', type: 'commonjs', private: true
+      name: 'fastify', version: trellisFastifyVersion(entry), main: 'fastify.js', type: 'commonjs', private: true
     }, null, 2) + '\n')
     // lib/ adapter: re-export dist/lib/compat/fastify-lib/<name>.js where trellis provides one;
     // anything else stays missing, and files that need it fail (and are counted as such).
@@ -235,23 +207,31 @@ Module._resolveFilename = function (request, parent, isMain, options) {
   }
   const shim = join(dir, 'node_modules', 'fastify')
   mkdirSync(shim, { recursive: true })
-  writeFileSync(join(shim, 'package.json'), JSON.stringify({ name: 'fastify', version: '4.3.0', main: 'index.js' }) + '\n')
+  writeFileSync(join(shim, 'package.json'), JSON.stringify({ name: 'fastify', version: suite.version, main: 'index.js' }) + '\n')
   writeFileSync(join(shim, 'index.js'), "'use strict'\nmodule.exports = require('../../fastify.js')\n")
   return dir
+}
+
+/** The `fastify.version` a trellis build reports (read in a child process: the build is CommonJS). */
+function trellisFastifyVersion (entry) {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(require(process.argv[1])().version)', entry],
+    { encoding: 'utf8', timeout: 30000 })
+  return r.status === 0 && /^\d+\.\d+\.\d+/.test(r.stdout) ? r.stdout : '4.3.0'
 }
 
 // ---------------------------------------------------------------------------------------------
 // Test files
 
-/** In-scope files: test/**\/*.test.js minus test/types/** and test/bundler/** (TypeScript/bundlers). */
-export function listFiles () {
+/** In-scope files: test/**\/*.test.js minus the suite's excluded dirs (types, bundler; 4.29: internals). */
+export function listFiles (suite = SUITES['4.3']) {
+  const SUITE_SRC = suite.src
   const out = []
   const walk = (d) => {
     for (const name of readdirSync(d)) {
       const full = join(d, name)
       const rel = relative(join(SUITE_SRC, 'test'), full)
       if (statSync(full).isDirectory()) {
-        if (rel === 'types' || rel === 'bundler') continue
+        if (suite.excludeDirs.includes(rel)) continue
         walk(full)
       } else if (name.endsWith('.test.js')) out.push('test/' + rel)
     }
@@ -266,7 +246,8 @@ const INTERNAL_RE = [
   /proxyquire\(\s*['"](\.\.\/)+lib\// // stubs a lib/ module into the entry
 ]
 /** A file is "internals" when it (or a local helper it requires) reaches into fastify's lib/ or build/. */
-export function isInternals (file) {
+export function isInternals (file, suite = SUITES['4.3']) {
+  const SUITE_SRC = suite.src
   const seen = new Set()
   const visit = (abs) => {
     if (seen.has(abs) || !existsSync(abs)) return false

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Conformance ratchet: trellis must not pass fewer fastify@4.3.0 suite assertions than committed.
+// Conformance ratchet: trellis must not pass fewer Fastify suite assertions than committed, for
+// both suites (fastify@4.3.0: conformance/ratchet.json; fastify@4.29.1: conformance/ratchet-4.29.json).
 //
-// conformance/ratchet.json lists suite files with the number of assertions trellis passed when
+// Each ratchet file lists suite files with the number of assertions trellis passed when
 // the count was last raised. This script runs only those files against the current build
 // (dist/entry/index.cjs — run `npm run build` first; `npm test` already does) and exits 1 when
 // any listed file now passes fewer assertions than committed.
@@ -14,16 +15,18 @@
 //                                                   files that timed out or ran > 30 s there are not added
 //   node conformance/ratchet.mjs --update --add=get.test.js,head.test.js
 //                                                   also run and add these files
-// Options: --jobs=N (default 2), --timeout=S (default from ratchet.json, else 60).
+// Options: --suite=4.3|4.29 (default: both, one after the other), --jobs=N (default 2),
+// --timeout=S (default from the ratchet file, else 60). --add and --from-results need one --suite.
 // With an empty list it exits 0 at once (no install). On first use with a non-empty list it
 // installs the suite's test dependencies into conformance/.work (npm registry, ~20 s).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CONF, TRELLIS_ENTRY, ensureDeps, layout, listFiles, parseArgs, runAll } from './harness.mjs'
+import { CONF, SUITES, TRELLIS_ENTRY, ensureDeps, layout, listFiles, parseArgs, runAll, suiteOf } from './harness.mjs'
 
 const args = parseArgs(process.argv.slice(2))
-const RATCHET = join(CONF, 'ratchet.json')
 const log = (s) => process.stderr.write(s + '\n')
+let RATCHET
+let SUITE
 
 function loadRatchet () {
   if (!existsSync(RATCHET)) return { timeoutSec: 60, files: {} }
@@ -36,7 +39,7 @@ function saveRatchet (r) {
   const files = Object.fromEntries(Object.keys(r.files).sort().map((k) => [k, r.files[k]]))
   const total = Object.values(files).reduce((a, b) => a + b, 0)
   writeFileSync(RATCHET, JSON.stringify({
-    description: 'Committed minimum of fastify@4.3.0 suite assertions trellis passes per file. ' +
+    description: `Committed minimum of fastify@${SUITE.version} suite assertions trellis passes per file. ` +
       'Checked by `node conformance/ratchet.mjs`; raise with `--update` (counts only go up).',
     timeoutSec: r.timeoutSec || 60,
     total,
@@ -52,11 +55,26 @@ function normalise (all, name) {
 }
 
 async function main () {
+  const suites = args.suite ? [suiteOf(args.suite)] : Object.values(SUITES)
+  if (suites.length > 1 && (args.add || args['from-results'])) throw new Error('--add / --from-results need --suite=4.3 or --suite=4.29')
+  let code = 0
+  for (const suite of suites) {
+    SUITE = suite
+    RATCHET = join(CONF, suite.ratchet)
+    log(`[ratchet] fastify@${suite.version} suite (${suite.ratchet})`)
+    code = Math.max(code, await checkSuite())
+  }
+  return code
+}
+
+async function checkSuite () {
   const ratchet = loadRatchet()
-  const all = listFiles()
+  if (Object.keys(ratchet.files).length === 0 && !args.add) { log(`[ratchet] ${SUITE.ratchet} lists no files: nothing to check`); return 0 }
+  if (SUITE.fetch) SUITE.fetch()
+  const all = listFiles(SUITE)
   // Counts are credited as in the docs: never above what the real fastify@4.3.0 passes on this
   // machine (extra points, e.g. from log lines the ceiling does not print, are not progress).
-  const ceilingFile = join(CONF, 'baseline-fastify.json')
+  const ceilingFile = join(CONF, SUITE.baseline)
   const ceiling = existsSync(ceilingFile) ? JSON.parse(readFileSync(ceilingFile, 'utf8')).files : {}
   const credit = (f, n) => (ceiling[f] && typeof ceiling[f].passed === 'number') ? Math.min(n, ceiling[f].passed) : n
   for (const f of Object.keys(ratchet.files)) ratchet.files[f] = credit(f, ratchet.files[f])
@@ -64,7 +82,7 @@ async function main () {
   const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
 
   if (args.update && args['from-results']) {
-    const res = JSON.parse(readFileSync(join(CONF, 'results.json'), 'utf8'))
+    const res = JSON.parse(readFileSync(join(CONF, SUITE.results), 'utf8'))
     let raised = 0
     for (const [f, r] of Object.entries(res.files)) {
       // keep CI fast and deterministic: skip files that hung or ran long (they would cost up to
@@ -74,19 +92,19 @@ async function main () {
       if (!(f in ratchet.files) || got > ratchet.files[f]) { ratchet.files[f] = got; raised++ }
     }
     const total = saveRatchet(ratchet)
-    log(`[ratchet] raised/added ${raised} files from results.json; committed total ${total}`)
+    log(`[ratchet] raised/added ${raised} files from ${SUITE.results}; committed total ${total}`)
     return 0
   }
 
   const add = args.add && args.add !== true ? String(args.add).split(',').filter(Boolean).map((n) => normalise(all, n)) : []
   const files = [...new Set([...Object.keys(ratchet.files), ...(args.update ? add : [])])].sort()
   const missing = files.filter((f) => !all.includes(f))
-  if (missing.length) throw new Error('ratchet.json lists files that are not in the suite: ' + missing.join(', '))
-  if (files.length === 0) { log('[ratchet] conformance/ratchet.json lists no files: nothing to check'); return 0 }
+  if (missing.length) throw new Error(SUITE.ratchet + ' lists files that are not in the suite: ' + missing.join(', '))
+  if (files.length === 0) { log(`[ratchet] ${SUITE.ratchet} lists no files: nothing to check`); return 0 }
   if (!existsSync(TRELLIS_ENTRY)) throw new Error('dist/entry/index.cjs is missing: run `npm run build` first')
 
-  ensureDeps()
-  const dir = layout('trellis')
+  ensureDeps({ suite: SUITE })
+  const dir = layout('trellis', SUITE)
   const started = Date.now()
   const results = await runAll(dir, files, { jobs, timeoutSec, stallSec: Number(args.stall) || 30 })
   const regressions = []

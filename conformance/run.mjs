@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Runs fastify@4.3.0's own test suite (node_modules/fastify43/test) against trellis or the real
-// fastify@4.3.0, counts passed/failed assertions per file and writes:
-//   conformance/results.json            (--target=trellis, default)
-//   conformance/baseline-fastify.json   (--target=fastify)
-//   docs/compatibility.md, section "## Fastify 4.3.0 test suite" (from whichever JSON files exist)
+// Runs a Fastify release's own test suite against trellis or the real Fastify release, counts
+// passed/failed assertions per file and writes (file names per suite, see suites.mjs):
+//   4.3  (node_modules/fastify43/test):    results.json / baseline-fastify.json
+//   4.29 (fastify@4.29.1 registry tarball): results-4.29.json / baseline-fastify-4.29.json
+//   (trellis = --target=trellis, default / ceiling = --target=fastify)
+//   docs/compatibility.md, sections "## Fastify 4.3.0 test suite", "## Fastify 4.29.1 test suite"
 //
-// Usage: node conformance/run.mjs [--target=trellis|fastify] [--files=a,b] [--jobs=2]
+// Usage: node conformance/run.mjs [--suite=4.3|4.29|all] [--target=trellis|fastify] [--files=a,b] [--jobs=2]
 //                                 [--timeout=60] [--stall=30] [--no-docs] [--docs-only] [--reinstall]
+// --suite defaults to all (4.3 then 4.29); --files needs a single suite.
 // --timeout bounds each file; --stall stops a file earlier once it printed nothing for that long
 // (0 disables). Hung files are recorded as timedOut with the assertions they passed so far.
 // `npm run conformance` builds trellis first, then runs this with the defaults.
@@ -15,7 +17,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  CONF, ROOT, areaOf, ensureDeps, isInternals, layout, listFiles, parseArgs, runAll
+  CONF, ROOT, SUITES, areaOf, ensureDeps, isInternals, layout, listFiles, parseArgs, runAll, suiteOf
 } from './harness.mjs'
 import { writeDocs } from './report.mjs'
 
@@ -24,7 +26,7 @@ const target = args.target || 'trellis'
 const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
 const timeoutSec = Number(args.timeout) || 60
 const stallSec = args.stall !== undefined ? Number(args.stall) : 30
-const outFile = join(CONF, target === 'fastify' ? 'baseline-fastify.json' : 'results.json')
+const suites = !args.suite || args.suite === 'all' ? Object.values(SUITES) : [suiteOf(args.suite)]
 
 export const COUNTING_RULE = 'Assertion points of the TAP stream (any indentation); subtest summary points are not counted; ' +
   'SKIP/TODO points are neither passed nor failed; failures tap reports as points (thrown errors, unfinished tests, ' +
@@ -53,12 +55,19 @@ export function totalsOf (files) {
 
 async function main () {
   if (args['docs-only']) { writeDocs(); return }
-  ensureDeps({ force: !!args.reinstall })
-  const dir = layout(target)
-  const all = listFiles()
+  if (args.files && suites.length > 1) throw new Error('--files needs --suite=4.3 or --suite=4.29')
+  for (const suite of suites) await runSuite(suite)
+  if (!args['no-docs']) writeDocs()
+}
+
+async function runSuite (suite) {
+  const outFile = join(CONF, target === 'fastify' ? suite.baseline : suite.results)
+  ensureDeps({ force: !!args.reinstall, suite })
+  const dir = layout(target, suite)
+  const all = listFiles(suite)
   const files = selectFiles(all, args.files)
   const subset = files.length !== all.length
-  process.stderr.write(`[conformance] target=${target} files=${files.length} jobs=${jobs} timeout=${timeoutSec}s\n`)
+  process.stderr.write(`[conformance] suite=${suite.version} target=${target} files=${files.length} jobs=${jobs} timeout=${timeoutSec}s\n`)
   const started = Date.now()
   let done = 0
   const results = await runAll(dir, files, {
@@ -78,7 +87,7 @@ async function main () {
   for (const r of results) {
     map[r.file] = {
       area: areaOf(r.file),
-      internals: isInternals(r.file),
+      internals: isInternals(r.file, suite),
       passed: r.passed,
       failed: r.failed,
       skipped: r.skipped,
@@ -96,8 +105,8 @@ async function main () {
   }
   const sorted = Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k]]))
   const doc = {
-    suite: 'fastify@4.3.0 test/**/*.test.js (minus test/types, test/bundler)',
-    target: target === 'fastify' ? 'fastify@4.3.0 (node_modules/fastify43)' : 'trellis (dist/entry/index.cjs)',
+    suite: `fastify@${suite.version} test/**/*.test.js (minus ${suite.excludeDirs.map((d) => 'test/' + d).join(', ')})`,
+    target: target === 'fastify' ? `fastify@${suite.version} (${suite.src.slice(ROOT.length + 1)})` : 'trellis (dist/entry/index.cjs)',
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     generatedAt: now,
@@ -108,10 +117,9 @@ async function main () {
   }
   writeFileSync(outFile, JSON.stringify(doc, null, 2) + '\n')
   const t = doc.totals
-  process.stderr.write(`[conformance] ${target}: ${t.all.passed} assertions passed, ${t.all.failed} failed; ` +
+  process.stderr.write(`[conformance] ${suite.version} ${target}: ${t.all.passed} assertions passed, ${t.all.failed} failed; ` +
     `${t.all.filesOk}/${t.all.files} files clean (portable ${t.portable.passed} passed, ${t.portable.filesOk}/${t.portable.files} files); ` +
     `${((Date.now() - started) / 1000).toFixed(0)}s -> ${outFile.slice(ROOT.length + 1)}\n`)
-  if (!args['no-docs']) writeDocs()
 }
 
 if (process.argv[1] && import.meta.url === new URL('file://' + process.argv[1]).href) {

@@ -82,7 +82,7 @@ export const errorCodes = {
 
   // hooks
   FST_ERR_HOOK_INVALID_TYPE: E('FST_ERR_HOOK_INVALID_TYPE', 'The hook name must be a string', 500, TypeError),
-  FST_ERR_HOOK_INVALID_HANDLER: E('FST_ERR_HOOK_INVALID_HANDLER', 'The hook callback must be a function', 500, TypeError),
+  FST_ERR_HOOK_INVALID_HANDLER: E('FST_ERR_HOOK_INVALID_HANDLER', '%s hook should be a function, instead got %s', 500, TypeError),
   FST_ERR_HOOK_INVALID_NAME: E('FST_ERR_HOOK_INVALID_NAME', "'%s' is not a valid hook name", 500, TypeError),
   FST_ERR_HOOK_AFTER_START: E('FST_ERR_HOOK_AFTER_START', "The hook '%s' cannot be added after the server has started"),
   FST_ERR_MISSING_MIDDLEWARE: E('FST_ERR_MISSING_MIDDLEWARE', 'You must register a plugin for handling middlewares, visit fastify.io/docs/latest/Reference/Middleware/ for more info.', 500),
@@ -137,7 +137,36 @@ export const errorCodes = {
   FST_ERR_PLUGIN_NOT_VALID: E('FST_ERR_PLUGIN_NOT_VALID', 'fastify-plugin: %s'),
   FST_ERR_ROOT_PLG_BOOTED: E('FST_ERR_ROOT_PLG_BOOTED', 'fastify-plugin: %s'),
   FST_ERR_PARENT_PLUGIN_BOOTED: E('FST_ERR_PARENT_PLUGIN_BOOTED', 'fastify-plugin: %s'),
-  FST_ERR_PLUGIN_TIMEOUT: E('FST_ERR_PLUGIN_TIMEOUT', 'fastify-plugin: %s')
+  FST_ERR_PLUGIN_TIMEOUT: E('FST_ERR_PLUGIN_TIMEOUT', 'fastify-plugin: %s'),
+
+  // added by Fastify 4.4 - 4.29 (same codes, messages and status codes)
+  FST_ERR_OPTIONS_NOT_OBJ: E('FST_ERR_OPTIONS_NOT_OBJ', 'Options must be an object', 500, TypeError),
+  FST_ERR_QSP_NOT_FN: E('FST_ERR_QSP_NOT_FN', "querystringParser option should be a function, instead got '%s'", 500, TypeError),
+  FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN: E('FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN', "schemaController.bucket option should be a function, instead got '%s'", 500, TypeError),
+  FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN: E('FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', "schemaErrorFormatter option should be a non async function. Instead got '%s'.", 500, TypeError),
+  FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ: E('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ', "ajv.customOptions option should be an object, instead got '%s'", 500, TypeError),
+  FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR: E('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR', "ajv.plugins option should be an array, instead got '%s'", 500, TypeError),
+  FST_ERR_VERSION_CONSTRAINT_NOT_STR: E('FST_ERR_VERSION_CONSTRAINT_NOT_STR', 'Version constraint should be a string.', 500, TypeError),
+  FST_ERR_VALIDATION: E('FST_ERR_VALIDATION', '%s', 400),
+  FST_ERR_LISTEN_OPTIONS_INVALID: E('FST_ERR_LISTEN_OPTIONS_INVALID', "Invalid listen options: '%s'", 500, TypeError),
+  FST_ERR_ERROR_HANDLER_NOT_FN: E('FST_ERR_ERROR_HANDLER_NOT_FN', 'Error Handler must be a function', 500, TypeError),
+  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: E('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!', 400),
+  FST_ERR_HOOK_INVALID_ASYNC_HANDLER: E('FST_ERR_HOOK_INVALID_ASYNC_HANDLER', "Async function has too many arguments. Async hooks should not use the 'done' argument.", 500, TypeError),
+  FST_ERR_HOOK_NOT_SUPPORTED: E('FST_ERR_HOOK_NOT_SUPPORTED', '%s hook not supported!', 500, TypeError),
+  FST_ERR_LOG_INVALID_LOGGER: E('FST_ERR_LOG_INVALID_LOGGER', "Invalid logger object provided. The logger instance should have these functions(s): '%s'.", 500, TypeError),
+  FST_ERR_REP_RESPONSE_BODY_CONSUMED: E('FST_ERR_REP_RESPONSE_BODY_CONSUMED', 'Response.body is already consumed.'),
+  FST_ERR_FAILED_ERROR_SERIALIZATION: E('FST_ERR_FAILED_ERROR_SERIALIZATION', 'Failed to serialize an error. Error: %s. Original error: %s'),
+  FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: E('FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', 'Missing serialization function. Key "%s:%s"'),
+  FST_ERR_SCH_CONTENT_MISSING_SCHEMA: E('FST_ERR_SCH_CONTENT_MISSING_SCHEMA', "Schema is missing for the content type '%s'"),
+  FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX: E('FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX', 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'),
+  FST_ERR_ASYNC_CONSTRAINT: E('FST_ERR_ASYNC_CONSTRAINT', 'Unexpected error from async constraint'),
+  FST_ERR_ROUTE_OPTIONS_NOT_OBJ: E('FST_ERR_ROUTE_OPTIONS_NOT_OBJ', 'Options for "%s:%s" route must be an object', 500, TypeError),
+  FST_ERR_ROUTE_DUPLICATED_HANDLER: E('FST_ERR_ROUTE_DUPLICATED_HANDLER', 'Duplicate handler for "%s:%s" route is not allowed!'),
+  FST_ERR_ROUTE_METHOD_INVALID: E('FST_ERR_ROUTE_METHOD_INVALID', 'Provided method is invalid!', 500, TypeError),
+  FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED: E('FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED', 'Body validation schema for %s:%s route is not supported!'),
+  FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT: E('FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', "'bodyLimit' option must be an integer > 0. Got '%s'", 500, TypeError),
+  FST_ERR_ROUTE_REWRITE_NOT_STR: E('FST_ERR_ROUTE_REWRITE_NOT_STR', 'Rewrite url for "%s" needs to be of type "string" but received "%s"', 500, TypeError),
+  FST_ERR_INSTANCE_ALREADY_LISTENING: E('FST_ERR_INSTANCE_ALREADY_LISTENING', 'Fastify instance is already listening. %s')
 } as const
 
 export type ErrorCode = keyof typeof errorCodes

@@ -10,7 +10,7 @@ import { contextOf, type Context } from './context/context'
 import { kContext } from './context/symbols'
 import { addHookToTree, checkHook, type AnyHook } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
-import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose } from './context/boot'
+import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from './context/boot'
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
@@ -20,6 +20,7 @@ import type { Logger } from './server/logger'
 import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
+import { emitDeprecation } from './warnings'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './schema/compile-route'
 
@@ -113,12 +114,13 @@ export class TrellisInstance {
   }
 
   addHook<Name extends keyof HookSignatures> (name: Name, fn: HookSignatures<this>[Name]): this
-  /** Any other name fails at run time with FST_ERR_HOOK_INVALID_NAME (kept callable for untyped code). */
+  /** Any other name fails at run time with FST_ERR_HOOK_NOT_SUPPORTED (kept callable for untyped code). */
   addHook (name: string, fn: (...args: any[]) => unknown): this
   addHook (name: string, fn: AnyHook): this {
     checkHook(name, fn)
     const context = ctx(this)
     if (name === 'onClose') { context.onClose.push(fn); return this }
+    if (name === 'onListen' || name === 'preClose') { context[name].push(fn); return this }
     if (name === 'onReady') {
       if (context.root.isReady) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
       context.onReady.push(fn)
@@ -158,10 +160,12 @@ export class TrellisInstance {
 
   /** The (req, res) function answering requests that match no route; by default the 404 routes. */
   getDefaultRoute (): (req: IncomingMessage, res: ServerResponse) => void {
+    emitDeprecation('FSTDEP014')
     return ctx(this).root.router.defaultRoute
   }
 
   setDefaultRoute (defaultRoute: (req: IncomingMessage, res: ServerResponse) => void): this {
+    emitDeprecation('FSTDEP014')
     if (typeof defaultRoute !== 'function') throw new errorCodes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
     ctx(this).root.router.defaultRoute = defaultRoute
     return this
@@ -341,6 +345,13 @@ export class TrellisInstance {
 
   listen (...args: unknown[]): any {
     const { options, callback } = parseListenArgs(args)
+    const signal = options.signal as (AbortSignal & { on?: unknown }) | undefined
+    if (signal !== undefined && signal !== null) {
+      // Fastify 4.29: an abort signal closes the instance
+      if (typeof signal.on !== 'function' && typeof signal.addEventListener !== 'function') throw new errorCodes.FST_ERR_LISTEN_OPTIONS_INVALID('Invalid options.signal')
+      if (signal.aborted) this.close()
+      else signal.addEventListener('abort', () => { this.close() }, { once: true })
+    }
     const root = ctx(this).root
     const promise = (async () => {
       assertCanListen(root.listening, root.closed)
@@ -354,11 +365,13 @@ export class TrellisInstance {
         throw err
       }
     })()
+    // onListen hooks run after the caller learns the address (Fastify 4.29), never holding it up
+    const rootContext = root.rootContext
     if (callback !== undefined) {
-      promise.then((address) => callback(null, address), (err: Error) => callback(err, null))
+      promise.then((address) => { callback(null, address); if (hasOnListen(rootContext)) runOnListen(rootContext) }, (err: Error) => callback(err, null))
       return undefined
     }
-    return promise
+    return promise.then((address) => { if (hasOnListen(rootContext)) runOnListen(rootContext); return address })
   }
 
   /**
@@ -380,6 +393,7 @@ export class TrellisInstance {
       const stopClosingIdle = closeIdleWhileClosing(root.server, root.options.forceCloseConnections)
       try {
         await loadForClose(root)
+        await runPreClose(root)
         if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
       } finally {
         stopClosingIdle()

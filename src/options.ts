@@ -21,6 +21,8 @@ export interface TrellisOptions {
   exposeHeadRoutes?: boolean
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
+  /** Fastify 4.29: `;` also starts the query string (default true). */
+  useSemicolonDelimiter?: boolean
   caseSensitive?: boolean
   maxParamLength?: number
   allowUnsafeRegex?: boolean
@@ -63,6 +65,7 @@ export interface ResolvedOptions {
   exposeHeadRoutes: boolean
   ignoreTrailingSlash: boolean
   ignoreDuplicateSlashes: boolean
+  useSemicolonDelimiter: boolean
   caseSensitive: boolean
   maxParamLength: number
   allowUnsafeRegex: boolean
@@ -193,6 +196,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),
     ignoreDuplicateSlashes: boolean(opts, 'ignoreDuplicateSlashes', false),
+    useSemicolonDelimiter: boolean(opts, 'useSemicolonDelimiter', true),
     caseSensitive: boolean(opts, 'caseSensitive', true),
     maxParamLength: integer(opts, 'maxParamLength', 100, 1),
     allowUnsafeRegex: boolean(opts, 'allowUnsafeRegex', false),

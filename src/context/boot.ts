@@ -182,7 +182,7 @@ function callReadyWhileLoading (root: RootState, err: Error | null): void {
   for (const cb of callbacks) cb(err)
 }
 
-function collectHooks (context: Context, name: 'onReady' | 'onClose', out: Array<{ context: Context; fn: (...a: any[]) => unknown }>): void {
+function collectHooks (context: Context, name: 'onReady' | 'onClose' | 'preClose', out: Array<{ context: Context; fn: (...a: any[]) => unknown }>): void {
   for (const fn of context[name]) out.push({ context, fn })
   for (const child of context.children) collectHooks(child, name, out)
 }
@@ -191,6 +191,51 @@ async function runOnReady (root: RootState): Promise<void> {
   const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
   collectHooks(root.rootContext, 'onReady', hooks)
   for (const { context, fn } of hooks) await runAppHook(fn, context.instance, [], root.options.pluginTimeout, 'onReady')
+}
+
+/**
+ * onListen hooks (Fastify 4.29), after the server listens: a context's hooks in order, then its
+ * children's. Not awaited by listen(); a failing hook is logged and the next one runs.
+ */
+export function runOnListen (context: Context): void {
+  const hooks = context.onListen
+  const instance = context.instance
+  let i = 0
+  const next = (err?: unknown): void => {
+    if (err !== undefined && err !== null) instance.log.error(err)
+    if (i === hooks.length) {
+      for (const child of context.children) runOnListen(child)
+      return
+    }
+    const fn = hooks[i++]
+    try {
+      if (fn.length === 1) { fn.call(instance, next); return }
+      const ret = fn.call(instance)
+      if (ret !== null && typeof ret === 'object' && typeof ret.then === 'function') ret.then(() => next(), (e: unknown) => next(e ?? new Error('onListen hook rejected')))
+      else next()
+    } catch (e) {
+      next(e)
+    }
+  }
+  next()
+}
+
+/** Whether any context has onListen hooks (listen() skips the walk otherwise). */
+export function hasOnListen (context: Context): boolean {
+  return context.onListen.length > 0 || context.children.some(hasOnListen)
+}
+
+/** preClose hooks (Fastify 4.29): parents before children, before the server closes; failures are logged. */
+export async function runPreClose (root: RootState): Promise<void> {
+  const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
+  collectHooks(root.rootContext, 'preClose', hooks)
+  for (const { context, fn } of hooks) {
+    try {
+      await runAppHook(fn, context.instance, [], 0, 'preClose')
+    } catch (err) {
+      context.instance.log.error(err)
+    }
+  }
 }
 
 /** onClose hooks: children before parents, like Fastify; each gets (instance, done). */

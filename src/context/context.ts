@@ -38,6 +38,10 @@ export class Context {
   onRegister: AnyHook[]
   readonly onReady: AnyHook[] = []
   readonly onClose: AnyHook[] = []
+  /** onListen hooks (Fastify 4.29): run after the server listens, this context's then its children's. */
+  readonly onListen: AnyHook[] = []
+  /** preClose hooks (Fastify 4.29): run by close() before the server stops accepting connections. */
+  readonly preClose: AnyHook[] = []
   readonly schemas: SchemaStore
   parsers: ContentTypeParsers
   errorHandler: ErrorHandler

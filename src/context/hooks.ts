@@ -6,9 +6,9 @@ import { errorCodes } from '../errors'
 
 export const requestHookNames = [
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
-  'onSend', 'onResponse', 'onError', 'onTimeout'
+  'onSend', 'onResponse', 'onError', 'onTimeout', 'onRequestAbort'
 ] as const
-export const applicationHookNames = ['onReady', 'onClose', 'onRoute', 'onRegister'] as const
+export const applicationHookNames = ['onReady', 'onClose', 'onRoute', 'onRegister', 'onListen', 'preClose'] as const
 
 export type RequestHookName = typeof requestHookNames[number]
 export type ApplicationHookName = typeof applicationHookNames[number]
@@ -36,7 +36,7 @@ export function copyRequestHooks (from: RequestHooks): RequestHooks {
   return hooks
 }
 export function emptyApplicationHooks (): ApplicationHooks {
-  return { onReady: [], onClose: [], onRoute: [], onRegister: [] }
+  return { onReady: [], onClose: [], onRoute: [], onRegister: [], onListen: [], preClose: [] }
 }
 
 interface HookTreeNode { hooks: RequestHooks; onRegister: AnyHook[]; readonly children: HookTreeNode[] }
@@ -53,16 +53,25 @@ export function addHookToTree (context: HookTreeNode, name: RequestHookName | 'o
 
 /** The checks Fastify makes when a hook is added, with its error codes. */
 export function checkHook (name: unknown, fn: unknown): asserts name is HookName {
+  // Fastify 4.29's checks and order: a missing function first, then the name, then the function's type
+  if (fn === null || fn === undefined) throw new errorCodes.FST_ERR_HOOK_INVALID_HANDLER(name, fn)
   if (typeof name !== 'string') throw new errorCodes.FST_ERR_HOOK_INVALID_TYPE()
-  if (typeof fn !== 'function') throw new errorCodes.FST_ERR_HOOK_INVALID_HANDLER()
-  if (!isRequestHook(name) && !isApplicationHook(name)) throw new errorCodes.FST_ERR_HOOK_INVALID_NAME(name)
+  if (!isRequestHook(name) && !isApplicationHook(name)) throw new errorCodes.FST_ERR_HOOK_NOT_SUPPORTED(name)
+  if (typeof fn !== 'function') throw new errorCodes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
+  checkAsyncArity(name, fn as AnyHook)
+}
+
+/** An async hook that also takes `done` would answer twice: refused like Fastify 4 does (FST_ERR_HOOK_INVALID_ASYNC_HANDLER). */
+export function checkAsyncArity (name: string, fn: AnyHook): void {
   const isAsync = fn.constructor.name === 'AsyncFunction'
-  // An async hook that also takes `done` would answer twice: refuse it like Fastify 4 does.
   if (isAsync) {
     const length = (fn as AnyHook).length
     const valueHook = name === 'onSend' || name === 'preSerialization' || name === 'onError' || name === 'preParsing'
-    const takesDone = valueHook ? length === 4 : name === 'onReady' ? length !== 0 : length === 3
-    if (takesDone) throw new Error('Async function has too many arguments. Async hooks should not use the \'done\' argument.')
+    const takesDone = valueHook ? length === 4
+      : name === 'onReady' || name === 'onListen' ? length !== 0
+        : name === 'onRequestAbort' ? length !== 1
+          : length === 3
+    if (takesDone) throw new errorCodes.FST_ERR_HOOK_INVALID_ASYNC_HANDLER()
   }
 }
 
@@ -165,4 +174,25 @@ export function toError (value: unknown): Error {
   if (value instanceof Error) return value
   if (value !== null && typeof value === 'object') return value as Error
   return new Error(String(value))
+}
+
+/**
+ * Runs onRequestAbort hooks as (request, done) (Fastify 4.29): the client is gone, nothing can be
+ * answered; the first error stops the chain and is handed to `done(err)` (the caller logs it).
+ */
+export function runAbortHooks (
+  hooks: AnyHook[], thisArg: unknown, request: unknown, done: (err: Error | null) => void
+): void {
+  let i = 0
+  const step = (err?: unknown): void => {
+    if (err !== undefined && err !== null) { done(toError(err)); return }
+    if (i === hooks.length) { done(null); return }
+    const hook = hooks[i++]
+    let result: unknown
+    try {
+      result = hook.call(thisArg, request, step)
+    } catch (e) { done(toError(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR())); return }
+    if (isPromise(result)) result.then(() => step(), (e: unknown) => done(toError(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR())))
+  }
+  step()
 }

@@ -96,7 +96,8 @@ export async function resolvePluginFunction (plugin: unknown): Promise<PluginFn>
  */
 export function callPlugin (fn: PluginFn, instance: unknown, opts: unknown, name: string, timeout: number): Promise<void> {
   const onTimeout = (): Error => {
-    const cause = loaderTimeoutError(name, fn)
+    // a plugin that never finishes: avvio 8.3+'s code, as in Fastify 4.29 (4.3's avvio said AVV_ERR_READY_TIMEOUT)
+    const cause = loaderTimeoutError(name, fn, 'AVV_ERR_PLUGIN_EXEC_TIMEOUT')
     const err = new errorCodes.FST_ERR_PLUGIN_TIMEOUT(cause.message) as Error & { fn?: unknown; cause?: unknown }
     err.fn = fn
     err.cause = cause

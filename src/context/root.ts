@@ -73,6 +73,7 @@ export class RootState {
       caseSensitive: options.caseSensitive,
       maxParamLength: options.maxParamLength,
       allowUnsafeRegex: options.allowUnsafeRegex,
+      useSemicolonDelimiter: options.useSemicolonDelimiter,
       constraints: options.constraints,
       querystringParser: options.querystringParser,
       onNotFound: (req, res) => {

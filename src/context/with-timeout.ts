@@ -24,10 +24,10 @@ export function untilDone (timeout: number, onTimeout: () => Error, run: (done: 
   })
 }
 
-/** The loader's own timeout error (avvio's AVV_ERR_READY_TIMEOUT in Fastify 4.3), kept as `cause`. */
-export function loaderTimeoutError (name: string, fn: unknown): Error & { code: string; fn: unknown } {
+/** The loader's own timeout error, kept as `cause`: AVV_ERR_READY_TIMEOUT for hooks, AVV_ERR_PLUGIN_EXEC_TIMEOUT for plugins (avvio 8.3+, Fastify 4.29). */
+export function loaderTimeoutError (name: string, fn: unknown, code: 'AVV_ERR_READY_TIMEOUT' | 'AVV_ERR_PLUGIN_EXEC_TIMEOUT' = 'AVV_ERR_READY_TIMEOUT'): Error & { code: string; fn: unknown } {
   const err = new Error(`Plugin did not start in time: '${name}'. You may have forgotten to call 'done' function or to resolve a Promise`) as Error & { code: string; fn: unknown }
-  err.code = 'AVV_ERR_READY_TIMEOUT'
+  err.code = code
   err.fn = fn
   return err
 }

@@ -42,9 +42,10 @@ function headerValue (headers: BodyRequest['headers'], name: string): string | u
 }
 
 /**
- * Fastify 4.3's rule for whether the body of a request is parsed at all (handleRequest):
+ * Fastify 4.29's rule for whether the body of a request is parsed at all (handleRequest):
  * - GET / HEAD: never.
- * - POST / PUT / PATCH: always when a Content-Type is present; without one, only when the request
+ * - POST / PUT / PATCH, and (since 4.x) TRACE, SEARCH and the WebDAV methods PROPFIND, PROPPATCH,
+ *   LOCK, COPY, MOVE, MKCOL, REPORT, MKCALENDAR: always when a Content-Type is present; without one, only when the request
  *   announces a body (`transfer-encoding` present, or `content-length` present and not `'0'`) —
  *   then parseBody answers 415 unless a `'*'` catch-all exists.
  * - OPTIONS / DELETE: only with a Content-Type *and* a `transfer-encoding` or `content-length`.
@@ -55,7 +56,8 @@ export function shouldParseBody (method: string | undefined, headers: BodyReques
   const te = headers['transfer-encoding']
   const cl = headers['content-length']
   switch (method) {
-    case 'POST': case 'PUT': case 'PATCH':
+    case 'POST': case 'PUT': case 'PATCH': case 'TRACE': case 'SEARCH': case 'PROPFIND': case 'PROPPATCH':
+    case 'LOCK': case 'COPY': case 'MOVE': case 'MKCOL': case 'REPORT': case 'MKCALENDAR':
       if (contentType !== undefined) return true
       return te !== undefined || (cl !== undefined && cl !== '0')
     case 'OPTIONS': case 'DELETE':
@@ -107,6 +109,9 @@ function isPositiveLimit (n: unknown): n is number {
  *
  * `done` runs in the async context of the call to parseBody (AsyncResource), like 4.3.
  */
+/** Marks a body error whose response must close the connection (`Connection: close`). */
+export const kCloseConnection = Symbol('trellis.closeConnection')
+
 export function parseBody (
   request: BodyRequest,
   payload: Readable,
@@ -171,7 +176,10 @@ function runParser (parser: ResolvedParser, request: BodyRequest, input: unknown
 function readRawBody (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
   const expected = declaredLength(request.headers)
   if (expected !== undefined && expected > limit) {
-    finish(new FST_ERR_CTP_BODY_TOO_LARGE())
+    // the client sends the announced body anyway: answer and close the connection (Fastify 4.29)
+    const err = new FST_ERR_CTP_BODY_TOO_LARGE()
+    Object.defineProperty(err, kCloseConnection, { value: true })
+    finish(err)
     return
   }
   if (payload.destroyed && !payload.readableEnded) {
@@ -195,7 +203,8 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
   function onData (chunk: Buffer | string): void {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
     received += buf.length
-    if (counted() > limit) {
+    // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
+    if (received > limit || counted() > limit) {
       cleanup()
       // keep the stream flowing so the rest is discarded rather than buffered or left blocking
       payload.on('error', noop)

@@ -109,7 +109,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
   if (statusCode < 400) { statusCode = 500; reply.raw.statusCode = 500 }
   let payload: string
   try {
-    const serializer = reply.context.serializers?.forStatus(statusCode)
+    const serializer = reply.context.serializers?.forStatus(statusCode, reply.getHeader('content-type') as string | undefined)
     payload = serializer === undefined
       ? serializeError(statusCode, error)
       : serializer(Object.create(error, {

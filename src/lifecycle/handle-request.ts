@@ -7,18 +7,46 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
-import { runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
-import { parseBody, shouldParseBody } from './body'
-import { validateRequest } from '../schema/validation'
+import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
+import { kCloseConnection, parseBody, shouldParseBody } from './body'
+import { validateRequestParts } from '../schema/validation'
+import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
   const root = route.root
-  const id = root.genReqId(req)
+  const id = route.genReqId(req)
+  if (route.childLoggerFactory !== null) { factoryLoggedRequest(route, req, res, params, query, id); return }
   const log = root.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
+  startRequest(route, request, reply)
+}
+
+const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
+/**
+ * A route with a child logger factory (Fastify 4.29): the factory makes the request's logger. A
+ * factory that returns no logger is answered with FST_ERR_LOG_INVALID_LOGGER (500), not a crash.
+ */
+function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string): void {
+  const root = route.root
+  const opts: Record<string, unknown> = { level: route.logLevel }
+  if (route.logSerializers !== undefined) opts.serializers = route.logSerializers
+  let log: any
+  let failure: unknown = null
+  try {
+    log = route.childLoggerFactory!.call(route.server, root.log, { [root.options.requestIdLogLabel]: id }, opts, req)
+    const missing = LOGGER_METHODS.filter((m) => log === null || log === undefined || typeof log[m] !== 'function')
+    if (missing.length > 0) failure = new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+  } catch (err) {
+    failure = err
+  }
+  if (failure !== null) log = root.requestLogger(id, route.logLevel, route.logSerializers)
+  const request = new route.Request(id, params, req, query, log, route)
+  const reply = new route.Reply(res, request, log)
+  if (failure !== null) { failWith(reply, failure); return }
   startRequest(route, request, reply)
 }
 
@@ -28,6 +56,7 @@ export function startRequest (route: RouteContext, request: RequestBase, reply: 
   watchResponse(reply)
   if (!root.disableRequestLogging) request.log.info({ req: request }, 'incoming request')
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
+  if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
   runRequestHooks(route.hooks.onRequest, route.server, request, reply, (err) => {
     if (err !== null) { failWith(reply, err); return }
@@ -56,7 +85,11 @@ function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): v
   // GET and HEAD never have a body parsed: decided without reading headers (node builds req.headers on first read)
   if (method === 'GET' || method === 'HEAD' || !shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
   parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
-    if (err !== null) { failWith(reply, err); return }
+    if (err !== null) {
+      if ((err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
+      failWith(reply, err)
+      return
+    }
     request.body = body
     preValidation(request, reply)
   })
@@ -75,19 +108,29 @@ function preValidation (request: RequestBase, reply: ReplyBase): void {
 function validate (request: RequestBase, reply: ReplyBase): void {
   const route = reply.context
   if (route.validates) {
-    let error: Error | null
+    let error: Error | null | Promise<Error | null>
     try {
-      error = validateRequest(route.validators, request, route.schemaErrorFormatter)
+      error = validateRequestParts(route.validators, request, route.schemaErrorFormatter)
     } catch (err) {
       failWith(reply, err)
       return
     }
-    if (error !== null) {
-      if (route.attachValidation) request.validationError = error
-      else { failWith(reply, error); return }
+    if (error instanceof Promise) {
+      error.then((e) => { if (validated(request, reply, e)) preHandler(request, reply) }, (err) => failWith(reply, err))
+      return
     }
+    if (error !== null && !validated(request, reply, error)) return
   }
   preHandler(request, reply)
+}
+
+/** Applies a validation outcome; false when the request ended with it. Async validators go on from here. */
+function validated (request: RequestBase, reply: ReplyBase, error: Error | null): boolean {
+  if (error !== null) {
+    if (reply.context.attachValidation) request.validationError = error
+    else { failWith(reply, error); return false }
+  }
+  return true
 }
 
 export function preHandler (request: RequestBase, reply: ReplyBase): void {
@@ -159,6 +202,18 @@ function watchResponse (reply: ReplyBase): void {
 }
 
 function ignoreResponseError (): void {}
+
+/** onRequestAbort hooks (Fastify 4.29): the client closed the connection before the response was complete. */
+function watchAbort (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
+  const req = request.raw
+  if (typeof req.once !== 'function') return
+  req.once('close', () => {
+    if (!req.aborted) return
+    runAbortHooks(route.hooks.onRequestAbort, route.server, request, (err) => {
+      if (err !== null) reply.log.error({ err }, 'onRequestAborted hook failed')
+    })
+  })
+}
 
 function watchTimeout (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
   const socket = request.raw.socket

@@ -37,7 +37,7 @@ export class ReplyBase {
   context: RouteContext
   /** Headers to write, lowercased names. */
   headersStore: Record<string, HeaderValue>
-  trailersStore: Record<string, ((reply: ReplyBase, payload: unknown) => string) | undefined> | null
+  trailersStore: Record<string, ((reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown) | undefined> | null
   customSerializer: ((payload: any) => string) | null
   isError: boolean
   hijacked: boolean
@@ -134,7 +134,7 @@ export class ReplyBase {
     return this
   }
 
-  trailer (name: string, fn: (reply: ReplyBase, payload: unknown) => string): this {
+  trailer (name: string, fn: (reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown): this {
     const key = name.toLowerCase()
     if (INVALID_TRAILERS.has(key)) throw new errorCodes.FST_ERR_BAD_TRAILER_NAME(key)
     if (typeof fn !== 'function') throw new errorCodes.FST_ERR_BAD_TRAILER_VALUE(key, typeof fn)
@@ -259,6 +259,8 @@ export class ReplyBase {
     const hasContentType = contentType !== undefined
     if (payload !== null) {
       if (typeof (payload as { pipe?: unknown }).pipe === 'function') { onSend(this, payload); return this }
+      // web streams and fetch Responses (Fastify 4.29) are sent as they are, like node streams
+      if (typeof (payload as { getReader?: unknown }).getReader === 'function' || isWebResponse(payload)) { onSend(this, payload); return this }
       if (Buffer.isBuffer(payload) || payload instanceof Uint8Array) {
         if (!hasContentType) this.headersStore['content-type'] = OCTET_TYPE
         onSend(this, payload)
@@ -288,6 +290,11 @@ export class ReplyBase {
   }
 }
 
+/** A fetch `Response` (undici's or the global one). */
+export function isWebResponse (payload: unknown): payload is Response {
+  return Object.prototype.toString.call(payload) === '[object Response]'
+}
+
 const INVALID_TRAILERS = new Set([
   'transfer-encoding', 'content-length', 'host', 'cache-control', 'max-forwards', 'te',
   'authorization', 'set-cookie', 'content-encoding', 'content-type', 'content-range', 'trailer'
@@ -297,9 +304,9 @@ const INVALID_TRAILERS = new Set([
  * Fastify 4.3's order: the context's reply serializer (setReplySerializer) is the application's
  * explicit choice and wins over the route's response schema; then the schema; then JSON.
  */
-export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number): string {
+export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number, contentType?: string): string {
   if (context.replySerializer !== null) return context.replySerializer(payload, statusCode)
-  const fn = context.serializers?.forStatus(statusCode)
+  const fn = context.serializers?.forStatus(statusCode, contentType)
   if (fn !== undefined) return fn(payload)
   return JSON.stringify(payload)
 }
@@ -317,7 +324,7 @@ function serializeAndSend (reply: ReplyBase, payload: unknown): void {
   let serialized: unknown
   try {
     if (reply.customSerializer !== null) serialized = reply.customSerializer(payload)
-    else serialized = serializeWithRoute(reply.context, payload, reply.raw.statusCode)
+    else serialized = serializeWithRoute(reply.context, payload, reply.raw.statusCode, reply.headersStore['content-type'] as string | undefined)
   } catch (err) {
     if (err !== null && typeof err === 'object') (err as { serialization?: unknown }).serialization = reply.context.config
     sendError(reply, err)
@@ -344,7 +351,8 @@ export function onSend (reply: ReplyBase, payload: unknown): void {
 
 function isWritable (payload: unknown): boolean {
   return payload === undefined || payload === null || typeof payload === 'string' || Buffer.isBuffer(payload) ||
-    payload instanceof Uint8Array || typeof (payload as { pipe?: unknown }).pipe === 'function'
+    payload instanceof Uint8Array || typeof (payload as { pipe?: unknown }).pipe === 'function' ||
+    typeof (payload as { getReader?: unknown }).getReader === 'function' || isWebResponse(payload)
 }
 
 function writeOrFail (reply: ReplyBase, payload: unknown): void {

@@ -10,6 +10,7 @@ import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
 import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import { clientAddress, clientAddresses } from '../server/proxy'
+import { emitDeprecation } from '../warnings'
 import type { ValidatorFn } from '../schema/validation'
 import { compileValidationSchema, getValidationFunction, validateInput } from '../schema/route-schema-api'
 
@@ -59,14 +60,35 @@ export class RequestBase {
   get server (): any { return this.context.server }
   get url (): string { return this.raw.url ?? '/' }
   get method (): string { return this.raw.method ?? 'GET' }
-  get routerPath (): string | undefined { return this.context.config.url }
-  get routerMethod (): string | string[] | undefined { return this.context.config.method }
-  get routeConfig (): Record<string, unknown> { return this.context.config }
-  get routeSchema (): unknown { return this.context.schema }
-  get routeOptions (): Record<string, unknown> { return { method: this.context.config.method, url: this.context.config.url, bodyLimit: this.context.bodyLimit, attachValidation: this.context.attachValidation, logLevel: this.context.logLevel, config: this.context.config, schema: this.context.schema } }
+  // deprecated in Fastify 4.29 in favour of routeOptions (FSTDEP015-018) and socket (FSTDEP005)
+  get routerPath (): string | undefined { emitDeprecation('FSTDEP017'); return this.context.config.url }
+  get routerMethod (): string | string[] | undefined { emitDeprecation('FSTDEP018'); return this.context.config.method }
+  get routeConfig (): Record<string, unknown> { emitDeprecation('FSTDEP016'); return this.context.config }
+  get routeSchema (): unknown { emitDeprecation('FSTDEP015'); return this.context.schema }
+  /** Fastify 4.29's frozen view of the route's options (`config` and `schema` are the route's own). */
+  get routeOptions (): Readonly<Record<string, unknown>> {
+    const context = this.context
+    const options = {
+      method: context.config.method,
+      url: context.config.url,
+      bodyLimit: context.bodyLimit ?? context.root.options.bodyLimit,
+      attachValidation: context.attachValidation,
+      logLevel: context.logLevel,
+      exposeHeadRoute: context.exposeHeadRoute,
+      prefixTrailingSlash: context.prefixTrailingSlash,
+      handler: context.handler,
+      version: this.raw.headers['accept-version']
+    }
+    Object.defineProperties(options, {
+      config: { get: () => context.config },
+      schema: { get: () => context.schema }
+    })
+    return Object.freeze(options)
+  }
+
   get is404 (): boolean { return this.context.is404 }
   get socket (): Socket { return this.raw.socket }
-  get connection (): Socket { return this.raw.socket }
+  get connection (): Socket { emitDeprecation('FSTDEP005'); return this.raw.socket }
 
   get ip (): string | undefined {
     const trust = this.context.root.trustProxy

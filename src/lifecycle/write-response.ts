@@ -3,14 +3,17 @@
  * HEAD, 204 and 304; content-length is computed from the bytes written; streams are piped and
  * torn down cleanly when either side fails.
  */
-import { finished } from 'node:stream'
-import type { Readable } from 'node:stream'
+import { finished, Readable } from 'node:stream'
 import { errorCodes } from '../errors'
 import type { ReplyBase } from './reply'
-import { sendError } from './reply'
+import { isWebResponse, sendError } from './reply'
+import { emitDeprecation } from '../warnings'
+
+const noop = (): void => {}
 
 export function writeResponse (reply: ReplyBase, payload: unknown): void {
   const res = reply.raw
+  if (payload !== null && typeof payload === 'object' && !Buffer.isBuffer(payload)) payload = fromWeb(reply, payload)
   const statusCode = res.statusCode
   const method = reply.request.raw.method
   const headers = reply.headersStore
@@ -28,8 +31,8 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
       headers['content-length'] = '0'
     }
     res.writeHead(statusCode, headers as Record<string, string>)
-    sendTrailers(reply, payload)
-    res.end()
+    if (reply.trailersStore === null) res.end()
+    else sendTrailers(reply, payload, () => res.end())
     return
   }
 
@@ -58,24 +61,84 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
     return
   }
   if (hasBody) res.write(payload)
-  sendTrailers(reply, payload)
-  res.end()
+  sendTrailers(reply, payload, () => res.end())
 }
 
-function sendTrailers (reply: ReplyBase, payload: unknown): void {
-  if (reply.trailersStore === null) return
+/**
+ * Computes the trailers and adds them, then calls `end`. A trailer function answers with
+ * `done(err, value)` or a promise (Fastify 4.29); a plain return value still works but is
+ * deprecated (FSTDEP013). A failing trailer is left out (logged at debug: the status is sent).
+ */
+function sendTrailers (reply: ReplyBase, payload: unknown, end: () => void): void {
+  const store = reply.trailersStore
+  if (store === null) { end(); return }
   const trailers: Record<string, string> = {}
-  for (const [name, fn] of Object.entries(reply.trailersStore)) {
-    if (typeof fn === 'function') trailers[name] = fn(reply, payload)
+  let pending = 0
+  let any = false
+  const send = (): void => {
+    if (pending !== 0) return
+    reply.raw.addTrailers(trailers)
+    end()
   }
-  reply.raw.addTrailers(trailers)
+  for (const name of Object.keys(store)) {
+    const fn = store[name]
+    if (typeof fn !== 'function') continue
+    any = true
+    pending++
+    let answered = false
+    const done = (err?: unknown, value?: unknown): void => {
+      if (answered) return
+      answered = true
+      pending--
+      if (err !== undefined && err !== null) reply.log.debug(err)
+      else trailers[name] = value as string
+      process.nextTick(send)
+    }
+    let result: unknown
+    try {
+      result = fn(reply, payload, done)
+    } catch (err) {
+      done(err)
+      continue
+    }
+    if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+      (result as PromiseLike<unknown>).then((v) => done(null, v), (err: unknown) => done(err ?? new Error('trailer rejected')))
+    } else if (result !== null && result !== undefined) {
+      emitDeprecation('FSTDEP013')
+      done(null, result)
+    }
+  }
+  if (!any) end()
+}
+
+/**
+ * A fetch `Response` gives its status, headers and body; a web `ReadableStream` is sent as a node
+ * stream (Fastify 4.29). A Response whose body was already read is FST_ERR_REP_RESPONSE_BODY_CONSUMED.
+ */
+function fromWeb (reply: ReplyBase, payload: unknown): unknown {
+  if (isWebResponse(payload)) {
+    reply.code(payload.status)
+    payload.headers.forEach((value, name) => { reply.header(name, value) })
+    if (payload.body !== null && payload.bodyUsed) throw new errorCodes.FST_ERR_REP_RESPONSE_BODY_CONSUMED()
+    payload = payload.body
+  }
+  if (payload !== null && typeof (payload as { getReader?: unknown }).getReader === 'function' && typeof (payload as { pipe?: unknown }).pipe !== 'function') {
+    const statusCode = reply.raw.statusCode
+    if (statusCode === 204 || statusCode === 304 || reply.request.raw.method === 'HEAD') {
+      (payload as ReadableStream).cancel().catch(noop)
+      return null
+    }
+    return Readable.fromWeb(payload as import('node:stream/web').ReadableStream)
+  }
+  return payload
 }
 
 function sendStream (reply: ReplyBase, payload: Readable): void {
   const res = reply.raw
   let sourceOpen = true
   let errorLogged = false
-  if (reply.trailersStore !== null) payload.on('end', () => sendTrailers(reply, null))
+  // piping ends the response right after the source's end: only trailers that answer at once make it (as Fastify)
+  if (reply.trailersStore !== null) payload.on('end', () => sendTrailers(reply, null, noop))
   finished(payload, { readable: true, writable: false }, (err) => {
     sourceOpen = false
     if (err === undefined || err === null) return

@@ -8,6 +8,8 @@ import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './rout
 import { routeSchemaCompilers } from '../schema/compile-route'
 import { nearestDecorated } from './routes'
 import { defaultSchemaErrorFormatter } from '../schema/validation'
+import { contextGenReqId } from '../context/gen-req-id'
+import { contextChildLoggerFactory } from '../context/child-logger-factory'
 import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
 
 export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void } }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
@@ -32,6 +34,10 @@ function routeFor (context: Context): RouteContext {
   }
   return {
     root: context.root,
+    genReqId: contextGenReqId(context),
+    childLoggerFactory: contextChildLoggerFactory(context),
+    exposeHeadRoute: undefined,
+    prefixTrailingSlash: undefined,
     server: context.instance,
     config: {},
     schema: undefined,

@@ -29,9 +29,16 @@ export interface RouteConfig { url?: string; method?: string | string[]; [key: s
 
 export interface RouteContext {
   readonly root: RootState
+  /** The request-id generator of the route's context (setGenReqId, Fastify 4.29), else the server's. */
+  genReqId: (req: import('node:http').IncomingMessage) => string
+  /** setChildLoggerFactory / route `childLoggerFactory` (Fastify 4.29); null: the built-in request logger. */
+  childLoggerFactory: ((this: any, logger: any, bindings: Record<string, unknown>, opts: Record<string, unknown>, rawReq: import('node:http').IncomingMessage) => any) | null
   /** The instance (context) the route was defined in; `this` of handlers and hooks. */
   readonly server: any
   readonly config: RouteConfig
+  /** The route's own `exposeHeadRoute` / `prefixTrailingSlash` options (request.routeOptions, Fastify 4.29). */
+  exposeHeadRoute?: boolean
+  prefixTrailingSlash?: string
   schema: Record<string, unknown> | undefined
   handler: (this: any, request: any, reply: any) => unknown
   errorHandler: ErrorHandler

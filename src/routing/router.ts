@@ -18,6 +18,8 @@ export interface RouterOptions {
   caseSensitive: boolean
   maxParamLength: number
   allowUnsafeRegex: boolean
+  /** `/a;b=c` routes as `/a` with query `b=c` (Fastify 4.29's `useSemicolonDelimiter`, default true). */
+  useSemicolonDelimiter?: boolean
   constraints?: Record<string, unknown>
   querystringParser?: (query: string) => Record<string, unknown>
   onNotFound: (req: IncomingMessage, res: ServerResponse) => void
@@ -26,6 +28,8 @@ export interface RouterOptions {
 
 export interface Router {
   on(method: string, path: string, constraints: Record<string, unknown>, handler: RouteHandler, store: RouteContext, auto?: boolean): void
+  /** find-my-way's match for a method and path (Fastify 4.29 `findRoute`); null when none. */
+  find(method: string, path: string, constraints?: Record<string, unknown>): { store: RouteContext, params: Record<string, string | undefined>, searchParams: Record<string, string> } | null
   has(method: string, path: string, constraints?: Record<string, unknown>): boolean
   /** True when a request for `path` with these constraint values would reach a route (an unconstrained route matches any value). */
   matches(method: string, path: string, constraints?: Record<string, unknown>): boolean
@@ -48,6 +52,7 @@ export function createRouter (options: RouterOptions): Router {
     caseSensitive: options.caseSensitive,
     maxParamLength: options.maxParamLength,
     allowUnsafeRegex: options.allowUnsafeRegex,
+    ...({ useSemicolonDelimiter: options.useSemicolonDelimiter !== false } as object),
     constraints: options.constraints as never,
     querystringParser,
     defaultRoute: options.onNotFound as never,
@@ -83,6 +88,9 @@ export function createRouter (options: RouterOptions): Router {
     },
     has (method, path, constraints = {}) {
       return fmw.hasRoute(method as never, path, constraints as never)
+    },
+    find (method, path, constraints = {}) {
+      return fmw.find(method as never, path, constraints as never) as never
     },
     matches (method, path, constraints = {}) {
       return fmw.find(method as never, path, constraints as never) !== null

@@ -6,7 +6,9 @@
  */
 import { errorCodes } from '../errors'
 import type { Context } from '../context/context'
-import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
+import { contextGenReqId } from '../context/gen-req-id'
+import { contextChildLoggerFactory } from '../context/child-logger-factory'
+import { checkAsyncArity, requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import type { RequestClass } from '../lifecycle/request'
 import type { ReplyClass } from '../lifecycle/reply'
@@ -15,7 +17,7 @@ import { compileRouteSchemas } from '../schema/compile-route'
 import { resolveInstanceFields, type FieldCarrier } from '../lifecycle/instance-fields'
 import { emitDeprecation } from '../warnings'
 
-export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const
+export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'REPORT', 'MKCALENDAR'] as const
 const supported = new Set<string>(supportedMethods)
 
 export interface RouteOptions {
@@ -32,6 +34,8 @@ export interface RouteOptions {
   bodyLimit?: number
   logLevel?: string
   logSerializers?: Record<string, (value: any) => unknown>
+  /** Fastify 4.29: makes this route's request loggers (see setChildLoggerFactory). */
+  childLoggerFactory?: (...args: any[]) => any
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   exposeHeadRoute?: boolean
   validatorCompiler?: (...args: any[]) => any
@@ -76,7 +80,8 @@ function checkOptions (opts: RouteOptions, methods: string[], path: string): voi
     const hook = opts[name]
     if (hook === undefined) continue
     for (const fn of Array.isArray(hook) ? hook : [hook]) {
-      if (typeof fn !== 'function') throw new Error(`${name} hook should be a function, instead got ${typeof fn}`)
+      if (typeof fn !== 'function') throw new errorCodes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
+      checkAsyncArity(name, fn)
     }
   }
 }
@@ -173,6 +178,10 @@ function headOnSend (_request: unknown, reply: { header: (k: string, v: string) 
 function createRouteContext (context: Context, opts: RouteOptions, url: string): RouteContext {
   return {
     root: context.root,
+    genReqId: context.root.genReqId,
+    childLoggerFactory: null,
+    exposeHeadRoute: undefined,
+    prefixTrailingSlash: undefined,
     server: context.instance,
     config: { ...(opts.config ?? {}), url, method: opts.method },
     schema: opts.schema,
@@ -208,6 +217,10 @@ export function buildRoute (record: RouteRecord): void {
     hooks[name] = own === undefined ? context.hooks[name].slice() : context.hooks[name].concat(own)
   }
   route.hooks = hooks
+  route.genReqId = contextGenReqId(context)
+  route.exposeHeadRoute = opts.exposeHeadRoute
+  route.prefixTrailingSlash = opts.prefixTrailingSlash
+  route.childLoggerFactory = typeof opts.childLoggerFactory === 'function' ? opts.childLoggerFactory as RouteContext['childLoggerFactory'] : contextChildLoggerFactory(context)
   route.errorHandler = opts.errorHandler !== undefined ? buildErrorHandler(context.errorHandler, opts.errorHandler, context.instance) : context.errorHandler
   route.replySerializer = context.replySerializer
   route.parsers = context.parsers

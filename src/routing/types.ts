@@ -49,7 +49,8 @@ export interface TypedReply<G extends RouteGenericInterface = RouteGenericInterf
   removeHeader(name: string): TypedReply<G>
   hasHeader(name: string): boolean
   type(contentType: string): TypedReply<G>
-  trailer(name: string, fn: (reply: TypedReply<G>, payload: unknown) => string): TypedReply<G>
+  /** A trailer: `fn` answers with `done(err, value)`, a promise, or (deprecated, FSTDEP013) its return value. */
+  trailer(name: string, fn: (reply: TypedReply<G>, payload: unknown, done: (err: Error | null, value?: string) => void) => string | void | Promise<string>): TypedReply<G>
   hasTrailer(name: string): boolean
   removeTrailer(name: string): TypedReply<G>
   redirect(url: string): TypedReply<G>
@@ -82,6 +83,8 @@ export interface RouteShorthandOptions<G extends RouteGenericInterface = RouteGe
   bodyLimit?: number
   logLevel?: string
   logSerializers?: Record<string, (value: any) => unknown>
+  /** Fastify 4.29: `(logger, bindings, opts, rawReq) => childLogger` for this route's requests. */
+  childLoggerFactory?: (this: any, logger: any, bindings: Record<string, unknown>, opts: Record<string, unknown>, rawReq: import('node:http').IncomingMessage) => any
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   exposeHeadRoute?: boolean
   validatorCompiler?: (input: { schema: any; method: string; url: string; httpPart: string }) => (data: any) => unknown
@@ -126,4 +129,10 @@ export interface HookSignatures<Instance = any> {
   onClose: (this: Instance, instance: Instance, done: Done) => unknown
   onRoute: (this: Instance, routeOptions: RouteOptionsInput & { routePath: string; prefix: string; path: string; [key: string]: unknown }) => void
   onRegister: (this: Instance, instance: Instance, opts: Record<string, any>) => void
+  /** Fastify 4.29: after the server listens (errors are logged, never thrown). */
+  onListen: (this: Instance, done: Done) => unknown
+  /** Fastify 4.29: at close(), before the server stops accepting connections. */
+  preClose: (this: Instance, done: Done) => unknown
+  /** Fastify 4.29: the client closed the connection before the response was sent. */
+  onRequestAbort: (this: Instance, request: TypedRequest, done: Done) => unknown
 }

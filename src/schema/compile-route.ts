@@ -7,7 +7,7 @@ import type { Context } from '../context/context'
 import type { RouteContext, RouteSchemaCompilers } from '../routing/route-context'
 import type { RouteOptions } from '../routing/routes'
 import {
-  buildValidatorCompilerFromFactory, compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
+  buildValidatorCompilerFromFactory, compileRouteValidators, warnMissingParts, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
   type RouteSchema, type ValidatorCompiler, type ValidatorCompilerFactory
 } from './validation'
 import { compileResponseSerializers, createDefaultSerializerCompiler, type SerializerCompiler } from './serialization'
@@ -20,10 +20,11 @@ export function compileRouteSchemas (context: Context, route: RouteContext, opts
   route.schemaCompilers = routeSchemaCompilers(context, opts)
   const schema = opts.schema as RouteSchema | undefined
   if (schema === undefined || schema === null) return
+  warnMissingParts(schema, method, url)
   if (REQUEST_PARTS.some((part) => schema[part] !== undefined && schema[part] !== null)) {
     const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? usedDefault(builtValidators, context, defaultValidatorCompiler(context))
     route.validators = compileRouteValidators({ schema, method, url, compiler })
-    route.validates = Object.values(route.validators).some((fn) => typeof fn === 'function')
+    route.validates = Object.values(route.validators).some((fn) => fn !== undefined)
   }
   if (schema.response !== undefined && schema.response !== null) {
     const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? usedDefault(builtSerializers, context, defaultSerializerCompiler(context))

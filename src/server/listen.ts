@@ -39,7 +39,7 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
   return server
 }
 
-export interface ListenOptions { port?: number | string; host?: string; backlog?: number; path?: string; exclusive?: boolean; ipv6Only?: boolean; readableAll?: boolean; writableAll?: boolean; signal?: AbortSignal }
+export interface ListenOptions { port?: number | string; host?: string; backlog?: number; path?: string; exclusive?: boolean; ipv6Only?: boolean; readableAll?: boolean; writableAll?: boolean; signal?: AbortSignal; listenTextResolver?: (address: string) => string }
 export type ListenCallback = (err: Error | null, address?: string | null) => void
 
 /** Normalizes listen(opts, cb), listen(port, host, backlog, cb), listen(port, cb), listen(cb). */
@@ -87,7 +87,8 @@ export async function listen (server: http.Server, options: ListenOptions, secur
     else server.listen({ port, host, backlog: options.backlog, exclusive: options.exclusive, ipv6Only: options.ipv6Only, signal: options.signal })
   })
   const address = formatAddress(server.address(), secure)
-  log.info(`Server listening at ${address}`)
+  // Fastify 4.29: listenTextResolver(address) writes the "listening" log line
+  log.info(typeof options.listenTextResolver === 'function' ? options.listenTextResolver(address) : `Server listening at ${address}`)
   return address
 }
 

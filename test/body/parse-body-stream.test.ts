@@ -161,15 +161,21 @@ test('transfer-encoding makes content-length irrelevant (RFC 9112)', async () =>
   assert.equal(r.body, '12345')
 })
 
-test('receivedEncodedLength of a decoding payload is what the limit and content-length check', async () => {
+test('receivedEncodedLength of a decoding payload is what content-length checks; the limit applies to both counts (4.29)', async () => {
   const payload = new PassThrough() as PassThrough & { receivedEncodedLength?: number }
   payload.receivedEncodedLength = 0
-  const p = run({ 'content-type': 'text/plain', 'content-length': '4' }, payload, make(10))
+  const p = run({ 'content-type': 'text/plain', 'content-length': '4' }, payload, make(100))
   payload.receivedEncodedLength = 4
   payload.end('decoded: much longer than four')
   const r = await p
   assert.equal(r.err, null)
   assert.equal(r.body, 'decoded: much longer than four')
+
+  const bomb = new PassThrough() as PassThrough & { receivedEncodedLength?: number }
+  bomb.receivedEncodedLength = 4
+  const q = run({ 'content-type': 'text/plain', 'content-length': '4' }, bomb, make(10))
+  bomb.end('decoded: much longer than the limit')
+  assert.equal(((await q).err as { code?: string } | null)?.code, 'FST_ERR_CTP_BODY_TOO_LARGE', 'a small encoded body that decodes past the limit is refused')
 })
 
 test('parseAs buffer gives a Buffer; empty buffer body allowed', async () => {
@@ -300,7 +306,7 @@ test('done runs in the async context of the parseBody call', async () => {
   assert.equal(seen, 'request-1')
 })
 
-test('shouldParseBody follows Fastify 4.3 rules', () => {
+test('shouldParseBody follows Fastify 4.29 rules', () => {
   assert.equal(shouldParseBody('GET', { 'content-type': 'application/json', 'content-length': '2' }), false)
   assert.equal(shouldParseBody('HEAD', { 'content-type': 'application/json' }), false)
   assert.equal(shouldParseBody('POST', { 'content-type': 'application/json' }), true)
@@ -312,5 +318,7 @@ test('shouldParseBody follows Fastify 4.3 rules', () => {
   assert.equal(shouldParseBody('DELETE', { 'content-type': 'application/json', 'content-length': '0' }), true)
   assert.equal(shouldParseBody('OPTIONS', { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' }), true)
   assert.equal(shouldParseBody('OPTIONS', { 'content-length': '3' }), false)
-  assert.equal(shouldParseBody('PROPFIND', { 'content-type': 'text/plain', 'content-length': '3' }), false)
+  assert.equal(shouldParseBody('PROPFIND', { 'content-type': 'text/plain', 'content-length': '3' }), true)
+  assert.equal(shouldParseBody('REPORT', { 'content-length': '3' }), true)
+  assert.equal(shouldParseBody('UNLOCK', { 'content-type': 'text/plain', 'content-length': '3' }), false)
 })

@@ -8,7 +8,7 @@ import trellis from '../../src/index'
 
 test('a reference-type request/reply decorator warns FSTDEP006 once; getters/setters, primitives and instance decorators do not', async () => {
   const warnings: Array<{ code?: string, message: string }> = []
-  const listener = (w: Error & { code?: string }): void => { if (w.name === 'FastifyDeprecation') warnings.push({ code: w.code, message: w.message }) }
+  const listener = (w: Error & { code?: string }): void => { if (w.name === 'DeprecationWarning') warnings.push({ code: w.code, message: w.message }) }
   process.on('warning', listener)
   try {
     const app = trellis()

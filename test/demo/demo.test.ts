@@ -90,7 +90,7 @@ describe('examples/demo.mjs (built package)', () => {
     assert.deepEqual(created.body, { name: 'pen', price: 9.5, quantity: 1, tags: [], total: 9.5 })
     const invalid = await call('/items', { method: 'POST', headers, body: JSON.stringify({ price: 3 }) })
     assert.equal(invalid.status, 400)
-    assert.deepEqual(invalid.body, { statusCode: 400, error: 'Bad Request', message: "body must have required property 'name'" })
+    assert.deepEqual(invalid.body, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: "body must have required property 'name'" })
     const negative = await call('/items', { method: 'POST', headers, body: JSON.stringify({ name: 'pen', price: -1 }) })
     assert.equal(negative.status, 400)
   })

@@ -86,6 +86,40 @@ test('trailers are sent after a chunked body', async () => {
   await app.close()
 })
 
+test('trailer functions may answer with done(err, value) or a promise (Fastify 4.29); a failing one is left out', async () => {
+  const app = trellis()
+  app.get('/', (_req, reply) => {
+    reply.trailer('x-cb', (_r: unknown, payload: unknown, done: (e: null, v: string) => void) => { setTimeout(() => done(null, `cb:${String(payload)}`), 5) })
+    reply.trailer('x-async', async (_r: unknown, payload: unknown) => `async:${String(payload).length}`)
+    reply.trailer('x-fails', async () => { throw new Error('no digest') })
+    reply.send('body')
+  })
+  const res = await app.inject('/')
+  assert.equal(res.body, 'body')
+  assert.equal(res.headers.trailer, 'x-cb x-async x-fails')
+  assert.deepEqual(res.trailers, { 'x-cb': 'cb:body', 'x-async': 'async:4' })
+  await app.close()
+})
+
+test('a trailer function returning its value directly still works, with the FSTDEP013 deprecation', async () => {
+  const codes: string[] = []
+  const onWarning = (w: any): void => { if (w.code === 'FSTDEP013') codes.push(w.name) }
+  process.on('warning', onWarning)
+  const { warnings } = await import('../../src/warnings')
+  warnings.FSTDEP013.emitted = false
+  try {
+    const app = trellis()
+    app.get('/', (_req, reply) => { reply.trailer('x-direct', () => 'v').send('x') })
+    const res = await app.inject('/')
+    assert.deepEqual(res.trailers, { 'x-direct': 'v' })
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(codes, ['DeprecationWarning'])
+    await app.close()
+  } finally {
+    process.removeListener('warning', onWarning)
+  }
+})
+
 test('reserved trailer names and non-function trailers are refused', async () => {
   const app = trellis()
   const errors: string[] = []

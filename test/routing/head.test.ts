@@ -71,7 +71,7 @@ test('an unconstrained HEAD route answers HEAD for a constrained GET route decla
 
 test('exposeHeadRoute: true on a GET route whose HEAD route the application already declared warns FSTDEP007', async () => {
   const codes: string[] = []
-  const listener = (w: Error & { code?: string }): void => { if (w.name === 'FastifyDeprecation' && w.code !== undefined) codes.push(w.code) }
+  const listener = (w: Error & { code?: string }): void => { if (w.name === 'DeprecationWarning' && w.code !== undefined) codes.push(w.code) }
   process.on('warning', listener)
   try {
     const app = trellis()

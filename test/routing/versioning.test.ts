@@ -8,7 +8,7 @@ import trellis from '../../src/index'
 
 function collectWarnings (): { codes: string[], stop: () => void } {
   const codes: string[] = []
-  const listener = (w: Error & { code?: string }): void => { if (w.name === 'FastifyDeprecation' && w.code !== undefined) codes.push(w.code) }
+  const listener = (w: Error & { code?: string }): void => { if (w.name === 'DeprecationWarning' && w.code !== undefined) codes.push(w.code) }
   process.on('warning', listener)
   return { codes, stop: () => process.off('warning', listener) }
 }

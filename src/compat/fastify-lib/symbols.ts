@@ -31,7 +31,11 @@ const names: Record<string, string> = {
   kReplyIsRunningOnErrorHook: 'fastify.reply.isRunningOnErrorHook', kReplySerializerDefault: 'fastify.replySerializerDefault',
   kReplySerializeWeakMap: 'fastify.reply.cache.serializeFns', kTestInternals: 'fastify.testInternals',
   kErrorHandler: 'fastify.errorHandler', kHasBeenDecorated: 'fastify.hasBeenDecorated',
-  kKeepAliveConnections: 'fastify.keepAliveConnections', kRouteByFastify: 'fastify.routeByFastify'
+  kKeepAliveConnections: 'fastify.keepAliveConnections', kRouteByFastify: 'fastify.routeByFastify',
+  // added by Fastify 4.4 - 4.29
+  kRouteContext: 'fastify.context', kPublicRouteContext: 'fastify.routeOptions', kGenReqId: 'fastify.genReqId',
+  kChildLoggerFactory: 'fastify.childLoggerFactory', kSupportedHTTPMethods: 'fastify.acceptedHTTPMethods',
+  kErrorHandlerAlreadySet: 'fastify.errorHandlerAlreadySet', kHandlerTimeout: 'fastify.handlerTimeout'
 }
 
 const symbols: Record<string, symbol> = {}
@@ -89,5 +93,10 @@ define(replyProto, 'kReplyIsRunningOnErrorHook', function () { return this.runni
 
 // -- request
 define(RequestBase.prototype, 'kRequestPayloadStream', function () { return this.raw })
+// Fastify 4.29 keeps the route context under kRouteContext on both request and reply
+define(RequestBase.prototype, 'kRouteContext', function () { return this.context })
+define(replyProto, 'kRouteContext', function () { return this.context })
+define(instanceProto, 'kGenReqId', function () { return this.genReqId })
+define(instanceProto, 'kChildLoggerFactory', function () { return this.childLoggerFactory })
 
 export = symbols

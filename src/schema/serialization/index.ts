@@ -9,7 +9,7 @@ export type { SerializerFn, CompileOptions } from './compile'
 export { compileResponseSerializers, normalizeResponseSchema, type ResponseSerializers } from './response-schemas'
 export { generateSource }
 
-export interface SerializerCompilerInput { schema: any, method: string, url: string, httpStatus: string }
+export interface SerializerCompilerInput { schema: any, method: string, url: string, httpStatus: string, contentType?: string }
 export type SerializerCompiler = (input: SerializerCompilerInput) => SerializerFn
 
 type SharedSchemas = Record<string, Record<string, unknown>>

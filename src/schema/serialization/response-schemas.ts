@@ -9,8 +9,12 @@ import type { SerializerCompiler, SerializerFn } from './index'
 import { unwrapFluentSchema } from '../fluent'
 
 export interface ResponseSerializers {
-  /** The serializer for a response status: exact code -> class (`2xx`) -> `default`. */
-  forStatus: (statusCode: number) => SerializerFn | undefined
+  /**
+   * The serializer for a response status: exact code -> class (`2xx`) -> `default`. When that key
+   * declares schemas per media type (`content`, Fastify 4.29), the one for `contentType`'s media
+   * type (none when it has no schema for it).
+   */
+  forStatus: (statusCode: number, contentType?: string) => SerializerFn | undefined
   /** The serializer declared under exactly this key of `schema.response` (`201`, `'4xx'`, `'default'`). */
   forKey: (key: string | number) => SerializerFn | undefined
 }
@@ -48,33 +52,74 @@ export function normalizeResponseSchema (input: unknown): unknown {
   return { type: 'object', properties: schema }
 }
 
+/** Serializers of one status key by media type (`{ content: { type: { schema } } }`). */
+type ByMediaType = Map<string, SerializerFn>
+type Entry = SerializerFn | ByMediaType
+
+/**
+ * `{ content: { 'application/json': { schema } } }` -> [type, schema] pairs; undefined otherwise.
+ * As Fastify 4.29: a `content` with one key and no `schema` under it is an ordinary schema (the
+ * shorthand `{ content: { type: 'string' } }` declares a property named `content`); with several
+ * keys, a missing schema is FST_ERR_SCH_CONTENT_MISSING_SCHEMA.
+ */
+function contentSchemas (schema: unknown): Array<[string, unknown]> | undefined {
+  if (schema === null || typeof schema !== 'object' || Object.getPrototypeOf(schema) !== Object.prototype) return undefined
+  const content = (schema as { content?: unknown }).content
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) return undefined
+  const types = Object.keys(content)
+  const schemaOf = (type: string): unknown => {
+    const entry = (content as Record<string, { schema?: unknown } | undefined>)[type]
+    return entry !== null && typeof entry === 'object' ? entry.schema : undefined
+  }
+  if (types.length === 0 || (types.length === 1 && !schemaOf(types[0]))) return undefined
+  return types.map((type) => {
+    const entrySchema = schemaOf(type)
+    if (!entrySchema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
+    return [type, entrySchema]
+  })
+}
+
 export function compileResponseSerializers (input: {
   responseSchemas: Record<string, unknown>
   method: string
   url: string
   compiler: SerializerCompiler
 }): ResponseSerializers {
-  const exact = new Map<number, SerializerFn>()
-  const byClass = new Map<number, SerializerFn>()
+  const exact = new Map<number, Entry>()
+  const byClass = new Map<number, Entry>()
   const byKey = new Map<string, SerializerFn>()
-  let fallback: SerializerFn | undefined
-  for (const httpStatus of Object.keys(input.responseSchemas ?? {})) {
-    const schema = normalizeResponseSchema(input.responseSchemas[httpStatus])
-    let fn: SerializerFn
+  let fallback: Entry | undefined
+  const compile = (schema: unknown, httpStatus: string, contentType?: string): SerializerFn => {
     try {
-      fn = input.compiler({ schema, method: input.method, url: input.url, httpStatus })
+      return input.compiler(contentType === undefined
+        ? { schema, method: input.method, url: input.url, httpStatus }
+        : { schema, method: input.method, url: input.url, httpStatus, contentType })
     } catch (err) {
       throw new errorCodes.FST_ERR_SCH_SERIALIZATION_BUILD(input.method, input.url, (err as Error).message ?? String(err), { cause: err })
     }
-    byKey.set(httpStatus, fn)
+  }
+  for (const httpStatus of Object.keys(input.responseSchemas ?? {})) {
+    const raw = unwrapFluentSchema(input.responseSchemas[httpStatus])
+    const content = contentSchemas(raw)
+    let fn: Entry
+    if (content !== undefined) {
+      fn = new Map()
+      for (const [type, schema] of content) fn.set(type, compile(normalizeResponseSchema(schema), httpStatus, type))
+    } else {
+      const compiled = compile(normalizeResponseSchema(raw), httpStatus)
+      byKey.set(httpStatus, compiled)
+      fn = compiled
+    }
     if (httpStatus === 'default') fallback = fn
     else if (/^[1-5]xx$/i.test(httpStatus)) byClass.set(Number(httpStatus[0]), fn)
     else if (/^\d{3}$/.test(httpStatus)) exact.set(Number(httpStatus), fn)
     // any other key can never be selected (as in Fastify 4.3): compiled, then ignored
   }
   return {
-    forStatus (statusCode: number): SerializerFn | undefined {
-      return exact.get(statusCode) ?? byClass.get(Math.floor(statusCode / 100)) ?? fallback
+    forStatus (statusCode: number, contentType?: string): SerializerFn | undefined {
+      const entry = exact.get(statusCode) ?? byClass.get(Math.floor(statusCode / 100)) ?? fallback
+      if (entry === undefined || typeof entry === 'function') return entry
+      return typeof contentType === 'string' ? entry.get(contentType.split(';', 1)[0]) : undefined
     },
     forKey (key: string | number): SerializerFn | undefined {
       return byKey.get(String(key))

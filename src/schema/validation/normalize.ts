@@ -5,6 +5,7 @@
  */
 import type { HttpPart } from './types'
 import { unwrapFluentSchema } from '../fluent'
+import { emitDeprecation } from '../../warnings'
 
 /** Keywords whose presence means "this is already a real schema", as Fastify 4.3 decides. */
 const FULL_SCHEMA_MARKERS = ['$ref', 'oneOf', 'allOf', 'anyOf', '$merge', '$patch'] as const
@@ -22,6 +23,8 @@ export function isPlainSchemaObject (schema: unknown): schema is Record<string, 
 export interface NormalizeOptions {
   /** Fastify's `jsonShorthand` server option (default true). When false, no shorthand expansion. */
   jsonShorthand?: boolean
+  /** The route's URL, named by the FSTDEP022 deprecation when the shorthand is expanded. */
+  url?: string
 }
 
 /** Shorthand -> `{ type: 'object', properties }`, following Fastify 4.3's rule. */
@@ -69,6 +72,8 @@ export function normalizeSchema (schema: unknown, part: HttpPart, options: Norma
   const hit = cache.get(schema)
   if (hit !== undefined) return hit
   let out: Record<string, unknown> = shorthand ? expandShorthand(schema) : schema
+  // the shorthand is deprecated since Fastify 4.26 (FSTDEP022, emitted under code FSTDEP021)
+  if (out !== schema) emitDeprecation('FSTDEP022', options.url)
   if (headers) out = lowercaseHeaderSchema(out)
   cache.set(schema, out)
   return out

@@ -3,6 +3,7 @@
  * body-on-GET refusal, and wrapping build failures with the route.
  */
 import { errorCodes } from '../../errors'
+import { emitWarning } from '../../warnings'
 import { isPlainSchemaObject, normalizeSchema } from './normalize'
 import type { HttpPart, RouteSchema, RouteValidators, ValidatorCompiler, ValidatorFn } from './types'
 
@@ -51,13 +52,14 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
     throw new errorCodes.FST_ERR_SCH_BODY_ON_GET(String(method), url)
   }
 
-  const normalizeOptions = { jsonShorthand: input.jsonShorthand }
-  for (const [part, partSchema] of parts) {
-    if (!partSchema) continue
+  const normalizeOptions = { jsonShorthand: input.jsonShorthand, url }
+  const compile = (partSchema: unknown, part: HttpPart, contentType?: string): ValidatorFn => {
     const normalized = normalizeSchema(partSchema, part, normalizeOptions)
     let fn: ValidatorFn
     try {
-      fn = compiler({ schema: normalized, method, url, httpPart: part })
+      fn = compiler(contentType === undefined
+        ? { schema: normalized, method, url, httpPart: part }
+        : { schema: normalized, method, url, httpPart: part, contentType })
     } catch (error) {
       throw new errorCodes.FST_ERR_SCH_VALIDATION_BUILD(String(method), url, describeReason(error), { cause: error })
     }
@@ -65,9 +67,45 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
       const reason = `the validator compiler returned ${fn === null ? 'null' : typeof fn} for ${part}, expected a function`
       throw new errorCodes.FST_ERR_SCH_VALIDATION_BUILD(String(method), url, reason)
     }
-    validators[part] = fn
+    return fn
+  }
+  for (const [part, partSchema] of parts) {
+    if (!partSchema) continue
+    const content = part === 'body' ? contentSchemas(partSchema) : undefined
+    if (content !== undefined) {
+      const byType: Record<string, ValidatorFn> = Object.create(null)
+      for (const [type, entry] of content) byType[type] = compile(entry, part, type)
+      validators.bodyByContentType = byType
+      continue
+    }
+    validators[part] = compile(partSchema, part)
   }
   return validators
+}
+
+/**
+ * `body: { content: { 'application/json': { schema } } }` (Fastify 4.29): the schema of each
+ * media type; undefined for an ordinary body schema.
+ */
+function contentSchemas (body: unknown): Array<[string, unknown]> | undefined {
+  if (!isPlainSchemaObject(body)) return undefined
+  const content = body.content
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) return undefined
+  return Object.keys(content).map((type) => {
+    const entry = (content as Record<string, { schema?: unknown } | undefined>)[type]
+    const schema = entry !== null && typeof entry === 'object' ? entry.schema : undefined
+    if (!schema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
+    return [type, schema]
+  })
+}
+
+/** FSTWRN001 (Fastify 4.29) for each request part the schema declares with no schema (`body: undefined`). */
+export function warnMissingParts (schema: RouteSchema, method: string, url: string): void {
+  const own = (key: string): boolean => Object.prototype.hasOwnProperty.call(schema, key) && !schema[key]
+  if (own('headers')) emitWarning('FSTWRN001', 'headers', method, url)
+  if (own('body')) emitWarning('FSTWRN001', 'body', method, url)
+  if (own('querystring')) emitWarning('FSTWRN001', 'querystring', method, url)
+  if (own('params')) emitWarning('FSTWRN001', 'params', method, url)
 }
 
 /** True when a route schema declares at least one request part to validate. */

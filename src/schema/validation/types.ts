@@ -7,7 +7,7 @@
 export type HttpPart = 'body' | 'querystring' | 'params' | 'headers'
 
 /** What a validator compiler receives for one part of one route. */
-export interface ValidatorCompilerInput { schema: any; method: string; url: string; httpPart: HttpPart }
+export interface ValidatorCompilerInput { schema: any; method: string; url: string; httpPart: HttpPart; contentType?: string }
 
 /**
  * What a validator function returns:
@@ -35,7 +35,14 @@ export interface RouteSchema {
 }
 
 /** Compiled validators of one route; a missing entry means "that part is not validated". */
-export interface RouteValidators { body?: ValidatorFn; querystring?: ValidatorFn; params?: ValidatorFn; headers?: ValidatorFn }
+export interface RouteValidators {
+  body?: ValidatorFn
+  /** Body validators by media type (`body.content[type].schema`, Fastify 4.29); replaces `body`. */
+  bodyByContentType?: Record<string, ValidatorFn>
+  querystring?: ValidatorFn
+  params?: ValidatorFn
+  headers?: ValidatorFn
+}
 
 /**
  * The request parts to validate. `validateRequest` writes coerced values back into this object
@@ -49,6 +56,7 @@ export type SchemaErrorFormatter = (errors: unknown[], dataVar: string) => Error
 /** The error `validateRequest` returns: an Error with the 400 status and the raw errors. */
 export interface ValidationError extends Error {
   statusCode: number
+  code: string
   validation?: unknown
   validationContext: string
 }

@@ -1,6 +1,10 @@
 /**
- * Running a route's validators against a request, in Fastify 4.3's order:
+ * Running a route's validators against a request, in Fastify's order:
  * params, body, querystring, headers. The first failing part ends validation.
+ * A validator may answer with a promise (async validators, Fastify 4.29): validation then
+ * continues with the next parts once it settles, and `validateRequest` returns a promise.
+ * A body schema per content type (`body.content[type].schema`) picks the validator by the
+ * request's media type; a type without a schema is not validated (as Fastify 4.29).
  */
 import { inspect } from 'node:util'
 import { errorCodes } from '../../errors'
@@ -43,11 +47,37 @@ function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unkno
   if (ret === OVERFLOW) return tooDeep()
   if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
+    if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') return settleAsync(fn, request, key, ret as unknown as Promise<unknown>)
     if (ret.error) return ret.error
     if (ret.value) request[key] = ret.value
   }
   return PASSED
 }
+
+/** An async validator: resolves to PASSED or the failure (a rejection is the failure itself). */
+function settleAsync (fn: ValidatorFn, request: RequestParts, key: PartKey, pending: Promise<unknown>): Promise<unknown> {
+  return pending.then((ret) => {
+    if (ret === false) return fn.errors ?? []
+    if (ret !== null && typeof ret === 'object') {
+      const r = ret as { error?: unknown, value?: unknown }
+      if (r.error) return r.error
+      if (r.value) request[key] = r.value
+    }
+    return PASSED
+  }, (err: unknown) => err ?? [])
+}
+
+/** The body validator for the request's media type when the route has one per content type. */
+function bodyValidator (validators: RouteValidators, request: RequestParts): ValidatorFn | undefined {
+  const byType = validators.bodyByContentType
+  if (byType === undefined) return validators.body
+  const header = (request.headers as Record<string, unknown> | null)?.['content-type']
+  if (typeof header !== 'string' || header === '') return undefined
+  const essence = header.split(/[ ;]/, 1)[0].trim().toLowerCase()
+  return Object.prototype.hasOwnProperty.call(byType, essence) ? byType[essence] : undefined
+}
+
+const isPending = (x: unknown): x is Promise<unknown> => x instanceof Promise
 
 /**
  * Headers: a copy is validated, so Ajv's coercion / defaults / removal never touch the raw Node
@@ -60,6 +90,15 @@ function checkHeaders (fn: ValidatorFn, request: RequestParts): unknown {
   if (ret === OVERFLOW) return tooDeep()
   if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
+    if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') {
+      return (ret as unknown as Promise<unknown>).then((r) => {
+        if (r === false) return fn.errors ?? []
+        const o = (r !== null && typeof r === 'object' ? r : {}) as { error?: unknown, value?: unknown }
+        if (o.error) return o.error
+        request.headers = o.value ? o.value : data
+        return PASSED
+      }, (err: unknown) => err ?? [])
+    }
     if (ret.error) return ret.error
     if (ret.value) {
       request.headers = ret.value
@@ -76,6 +115,7 @@ export function wrapValidationError (errors: unknown, dataVar: string, formatter
     // a custom validator reported an Error: keep it, fill in what it lacks
     const err = errors as Partial<ValidationError>
     err.statusCode = err.statusCode || 400
+    err.code = err.code || 'FST_ERR_VALIDATION'
     err.validationContext = err.validationContext || dataVar
     return err as ValidationError
   }
@@ -86,6 +126,7 @@ export function wrapValidationError (errors: unknown, dataVar: string, formatter
   }
   const out = error as ValidationError
   out.statusCode = out.statusCode || 400
+  out.code = out.code || 'FST_ERR_VALIDATION'
   out.validation = errors
   out.validationContext = dataVar
   return out
@@ -97,20 +138,40 @@ export function wrapValidationError (errors: unknown, dataVar: string, formatter
  * Throws whatever the formatter throws, and FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_ERROR (500) when
  * the formatter returns something that is not an Error: both are server bugs, not bad requests.
  */
-export function validateRequest (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter): ValidationError | null {
+export function validateRequestParts (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter, from = 0): ValidationError | null | Promise<ValidationError | null> {
   // unrolled on purpose: this runs on every request of a route with a schema
   let result: unknown
-  if (validators.params !== undefined && (result = checkPart(validators.params, request, 'params')) !== PASSED) {
-    return wrapValidationError(result, 'params', formatter)
+  if (from < 1 && validators.params !== undefined && (result = checkPart(validators.params, request, 'params')) !== PASSED) {
+    return failed(result, 'params', 1, validators, request, formatter)
   }
-  if (validators.body !== undefined && (result = checkPart(validators.body, request, 'body')) !== PASSED) {
-    return wrapValidationError(result, 'body', formatter)
+  let body: ValidatorFn | undefined
+  if (from < 2 && (body = bodyValidator(validators, request)) !== undefined && (result = checkPart(body, request, 'body')) !== PASSED) {
+    return failed(result, 'body', 2, validators, request, formatter)
   }
-  if (validators.querystring !== undefined && (result = checkPart(validators.querystring, request, 'query')) !== PASSED) {
-    return wrapValidationError(result, 'querystring', formatter)
+  if (from < 3 && validators.querystring !== undefined && (result = checkPart(validators.querystring, request, 'query')) !== PASSED) {
+    return failed(result, 'querystring', 3, validators, request, formatter)
   }
   if (validators.headers !== undefined && (result = checkHeaders(validators.headers, request)) !== PASSED) {
-    return wrapValidationError(result, 'headers', formatter)
+    return failed(result, 'headers', 4, validators, request, formatter)
   }
   return null
+}
+
+/** A part did not pass synchronously: its 400 error, or (async validator) a promise of the outcome. */
+function failed (result: unknown, part: string, next: number, validators: RouteValidators, request: RequestParts,
+  formatter: SchemaErrorFormatter): ValidationError | null | Promise<ValidationError | null> {
+  if (!isPending(result)) return wrapValidationError(result, part, formatter)
+  return result.then((outcome) => outcome === PASSED
+    ? (next > 3 ? null : validateRequestParts(validators, request, formatter, next))
+    : wrapValidationError(outcome, part, formatter))
+}
+
+/**
+ * {@link validateRequestParts} for validators known to be synchronous (tests, benchmarks): throws
+ * a TypeError if a validator answered with a promise.
+ */
+export function validateRequest (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter): ValidationError | null {
+  const result = validateRequestParts(validators, request, formatter)
+  if (result instanceof Promise) throw new TypeError('a validator answered with a promise: use validateRequestParts')
+  return result
 }

@@ -25,7 +25,7 @@ describe('bad input: one 400 error, and the server keeps answering', () => {
     const res = await app.inject({ method: 'POST', url: '/user', ...opts } as never)
     assert.equal(res.statusCode, 400, res.body.slice(0, 200))
     const body = res.json()
-    assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode'])
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'message', 'statusCode'])
     if (typeof message === 'string') assert.equal(body.message, message)
     else assert.match(body.message, message)
     assert.ok(body.message.length < 200, 'the message does not echo the input')
@@ -61,7 +61,7 @@ describe('bad input: one 400 error, and the server keeps answering', () => {
       const res = await app.inject({ method: 'POST', url: '/tree', payload, headers: json })
       if (depth === 100) { assert.equal(res.statusCode, 200); continue }
       assert.equal(res.statusCode, 400, res.body)
-      assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: 'body must NOT be nested this deeply' })
+      assert.deepEqual(res.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body must NOT be nested this deeply' })
       assert.deepEqual(errors, [{ context: 'body', count: 1 }])
     }
     assert.equal((await app.inject({ method: 'POST', url: '/tree', payload: { child: {} } })).statusCode, 200)
@@ -71,7 +71,7 @@ describe('bad input: one 400 error, and the server keeps answering', () => {
     errors.length = 0
     const url = '/q?' + Array.from({ length: 900 }, (_, i) => `ids=${i}`).join('&')
     const res = await app.inject({ url })
-    assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: 'querystring/ids must NOT have more than 5 items' })
+    assert.deepEqual(res.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/ids must NOT have more than 5 items' })
     assert.deepEqual(errors, [{ context: 'querystring', count: 1 }])
     assert.deepEqual((await app.inject({ url: '/q?ids=1&s=ok' })).json(), { ids: [1], s: 'ok' })
   })

@@ -58,7 +58,7 @@ describe('setValidatorCompiler / validatorCompiler', () => {
     app.get('/i', { schema: { querystring: { n: { type: 'integer' } } } }, echo)
     app.get('/r', { schema: { querystring: { n: { type: 'integer' } } }, validatorCompiler: () => () => ({ value: { n: 'route' } }) }, echo)
     const i = await app.inject({ url: '/i' })
-    assert.deepEqual(i.json(), { statusCode: 400, error: 'Bad Request', message: 'instance compiler' })
+    assert.deepEqual(i.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'instance compiler' })
     assert.deepEqual((await app.inject({ url: '/r' })).json().query, { n: 'route' })
   })
 
@@ -69,7 +69,7 @@ describe('setValidatorCompiler / validatorCompiler', () => {
     app.setValidatorCompiler(({ schema, httpPart }: any) => (httpPart === 'body' ? strict : coercing).compile(schema))
     app.post('/', { schema: { body: { n: { type: 'integer' } }, querystring: { n: { type: 'integer' } } } }, echo)
     const strictBody = await app.inject({ method: 'POST', url: '/?n=1', payload: { n: '1' } })
-    assert.deepEqual(strictBody.json(), { statusCode: 400, error: 'Bad Request', message: 'body/n must be integer' })
+    assert.deepEqual(strictBody.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body/n must be integer' })
     const ok = await app.inject({ method: 'POST', url: '/?n=2', payload: { n: 1 } })
     assert.deepEqual(ok.json().query, { n: 2 })
     assert.deepEqual(ok.json().body, { n: 1 })
@@ -98,7 +98,7 @@ describe('setValidatorCompiler / validatorCompiler', () => {
       return fn
     })
     app.get('/', { schema: { querystring: { q: {} } } }, echo)
-    assert.deepEqual((await app.inject({ url: '/?q=3' })).json(), { statusCode: 400, error: 'Bad Request', message: 'querystring/q is odd' })
+    assert.deepEqual((await app.inject({ url: '/?q=3' })).json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/q is odd' })
     assert.equal((await app.inject({ url: '/?q=4' })).statusCode, 200)
   })
 })
@@ -182,7 +182,7 @@ describe('ajv factory options end to end', () => {
   it('customOptions: coerceTypes false', async () => {
     const app = trellis({ ajv: { customOptions: { coerceTypes: false } } })
     app.get('/', { schema: { querystring: { n: { type: 'integer' } } } }, echo)
-    assert.deepEqual((await app.inject({ url: '/?n=1' })).json(), { statusCode: 400, error: 'Bad Request', message: 'querystring/n must be integer' })
+    assert.deepEqual((await app.inject({ url: '/?n=1' })).json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/n must be integer' })
   })
 
   it('customOptions: removeAdditional "all" drops undeclared properties without additionalProperties: false', async () => {
@@ -245,7 +245,7 @@ describe('ajv factory options end to end', () => {
     }
     const app = trellis({ ajv: { customOptions: { allErrors: true }, plugins: [ajvErrors] } })
     app.post('/', { schema }, echo)
-    assert.deepEqual((await app.inject({ method: 'POST', url: '/', payload: {} })).json(), { statusCode: 400, error: 'Bad Request', message: 'body name is required!' })
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/', payload: {} })).json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body name is required!' })
     assert.equal((await app.inject({ method: 'POST', url: '/', payload: { name: {} } })).json().message, 'body/name name must be a string!')
 
     // [plugin, options]: keepErrors keeps Ajv's own error next to the custom one

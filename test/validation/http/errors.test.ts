@@ -39,7 +39,7 @@ describe('the 400 payload', () => {
       const res = await app.inject({ method: 'POST', ...req } as never)
       assert.equal(res.statusCode, 400, part)
       assert.match(String(res.headers['content-type']), /^application\/json/)
-      assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: expected[part] }, part)
+      assert.deepEqual(res.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: expected[part] }, part)
     }
   })
 })
@@ -231,6 +231,6 @@ describe('validation errors in setErrorHandler', () => {
     app.post('/d', { schema: { body: { type: 'object', required: ['age'], errorMessage: { required: { age: 'age is required!' } } } } }, echo)
     assert.deepEqual((await app.inject({ method: 'POST', url: '/h', payload: { age: 3 } })).json(), { errors: ['adults only'] })
     assert.deepEqual((await app.inject({ method: 'POST', url: '/h', payload: {} })).json(), { errors: ['age is required!'] })
-    assert.deepEqual((await app.inject({ method: 'POST', url: '/d', payload: {} })).json(), { statusCode: 400, error: 'Bad Request', message: 'body age is required!' })
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/d', payload: {} })).json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body age is required!' })
   })
 })

@@ -17,7 +17,7 @@ describe('content type governs body validation', () => {
     assert.equal(ok.statusCode, 200)
     assert.deepEqual(ok.json().body, { n: 5 })
     const bad = await app.inject({ method: 'POST', url: '/', payload: '{"n":"five"}', headers: { 'content-type': 'application/json' } })
-    assert.deepEqual(bad.json(), { statusCode: 400, error: 'Bad Request', message: 'body/n must be integer' })
+    assert.deepEqual(bad.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body/n must be integer' })
   })
 
   it('an unsupported content type is refused by the parser (415) and the validator never runs', async () => {
@@ -37,9 +37,9 @@ describe('content type governs body validation', () => {
     app.post('/obj', { schema: { body: bodySchema } }, echo)
     app.post('/str', { schema: { body: { type: 'string', maxLength: 3 } } }, echo)
     const obj = await app.inject({ method: 'POST', url: '/obj', payload: '{"n":1}', headers: { 'content-type': 'text/plain' } })
-    assert.deepEqual(obj.json(), { statusCode: 400, error: 'Bad Request', message: 'body must be object' })
+    assert.deepEqual(obj.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body must be object' })
     const str = await app.inject({ method: 'POST', url: '/str', payload: 'abcd', headers: { 'content-type': 'text/plain' } })
-    assert.deepEqual(str.json(), { statusCode: 400, error: 'Bad Request', message: 'body must NOT have more than 3 characters' })
+    assert.deepEqual(str.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body must NOT have more than 3 characters' })
     const strOk = await app.inject({ method: 'POST', url: '/str', payload: 'abc', headers: { 'content-type': 'text/plain' } })
     assert.equal(strOk.json().body, 'abc')
   })
@@ -73,7 +73,7 @@ describe('which requests carry a validated body', () => {
       const app = trellis()
       app.route({ method, url: '/', schema: { body: bodySchema }, handler: echo })
       const bad = await app.inject({ method, url: '/', payload: { n: 'x' } })
-      assert.deepEqual(bad.json(), { statusCode: 400, error: 'Bad Request', message: 'body/n must be integer' })
+      assert.deepEqual(bad.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body/n must be integer' })
       assert.deepEqual((await app.inject({ method, url: '/', payload: { n: '2' } })).json().body, { n: 2 })
     })
     it(`${method} without a body schema and without a body: no body validation, handler runs`, async () => {

@@ -70,7 +70,7 @@ describe('$ref in request parts: all forms in one route', () => {
   for (const [form, req, message] of failures) {
     it(`failure through ${form}`, async () => {
       const res = await app.inject({ method: 'POST', url: '/refs/1', payload: {}, ...req } as never)
-      assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message })
+      assert.deepEqual(res.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message })
     })
   }
 })

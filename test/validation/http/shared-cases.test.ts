@@ -91,7 +91,7 @@ for (const setup of setups) {
         })
         if (c.fails !== undefined) {
           assert.equal(res.statusCode, 400, res.body)
-          assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: c.fails.message })
+          assert.deepEqual(res.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: c.fails.message })
           assert.equal(lastContext, c.fails.context)
         } else {
           assert.equal(res.statusCode, 200, res.body)

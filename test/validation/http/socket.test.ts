@@ -56,7 +56,7 @@ describe('validation over a real socket', () => {
     for (const [pending, message] of cases) {
       const res = await pending
       assert.equal(res.status, 400)
-      assert.deepEqual(await res.json(), { statusCode: 400, error: 'Bad Request', message })
+      assert.deepEqual(await res.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message })
     }
   })
 
