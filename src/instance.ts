@@ -14,6 +14,7 @@ import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, re
 import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
+import { closeIdleWhileClosing } from './lifecycle/closing'
 import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
 import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
@@ -390,9 +391,14 @@ export class TrellisInstance {
       if (root.closed) return
       root.closing = true
       if (root.listening && root.server !== null) beginClose(root.server, root.options.forceCloseConnections)
-      await loadForClose(root)
-      await runPreClose(root)
-      if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      const stopClosingIdle = closeIdleWhileClosing(root.server, root.options.forceCloseConnections)
+      try {
+        await loadForClose(root)
+        await runPreClose(root)
+        if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      } finally {
+        stopClosingIdle()
+      }
       root.listening = false
       try {
         await runOnClose(root)
