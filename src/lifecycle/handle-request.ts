@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
-import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
+import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from './hook-runners'
 import { kCloseConnection, parseBody, shouldParseBody } from './body'
 import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../errors'
