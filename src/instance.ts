@@ -22,7 +22,7 @@ import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { emitDeprecation } from './warnings'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
-import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './schema/compile-route'
+import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './context/schema-compilers'
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context/context'
 import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
-import { routeSchemaCompilers } from '../schema/compile-route'
+import { routeSchemaCompilers } from '../context/schema-compilers'
 import { nearestDecorated } from './routes'
 import { defaultSchemaErrorFormatter } from '../schema/validation'
 import { contextGenReqId } from '../context/gen-req-id'
