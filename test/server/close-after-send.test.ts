@@ -36,3 +36,30 @@ for (const withHook of [false, true]) {
     assert.ok(elapsed < 2000, `close took ${elapsed} ms`)
   })
 }
+
+test('close() right after sending a large body to a slow reader: the whole body arrives (node would count the connection idle once the response ended)', async () => {
+  const app = trellis()
+  const big = Buffer.alloc(8 * 1024 * 1024, 97)
+  let closing: Promise<void> | undefined
+  app.get('/', function (_req, reply) {
+    reply.send(big)
+    closing = app.close()
+  })
+  const { port } = await listen(app)
+  const agent = new http.Agent({ keepAlive: true })
+  const received = await new Promise<number>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
+      let n = 0
+      // the client reads nothing for a while: the body waits in the server's socket
+      res.pause()
+      setTimeout(() => res.resume(), 600)
+      res.on('data', (c: Buffer) => { n += c.length })
+      res.on('end', () => resolve(n))
+      res.on('error', reject)
+      res.on('aborted', () => reject(new Error(`response cut after ${n} bytes`)))
+    }).on('error', reject)
+  })
+  assert.equal(received, big.length)
+  await closing
+  agent.destroy()
+})
