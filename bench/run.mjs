@@ -1,294 +1,180 @@
-// Whole-server benchmark (`npm run bench`): the same three routes on a raw node:http server,
-// trellis (dist/entry/index.cjs), Fastify 4.3.0 (devDependency alias `fastify43`) and current
-// Fastify (devDependency `fastify`). Each server runs in its own child process on 127.0.0.1 and a
-// free port, one after the other; autocannon (programmatic API) loads it from this process.
-// Results are printed and written to docs/benchmarks.md, section "## Whole server (npm run bench)".
+// Whole-server benchmark: `npm run bench` (= npm run build && node bench/run.mjs). Not part of CI.
 //
-//   node bench/run.mjs                 # parent: runs everything
-//   node bench/run.mjs --server <name> # child: one server (used by the parent)
+// Five routes (bench/servers.mjs: hello with a response schema, a 404, a route 5 plugin levels deep
+// with an onRequest hook + request decorator per level, a validated POST with a 25-field response, 100
+// items × 8 fields) on four servers: a bare node:http server doing the same work by hand (Ajv +
+// JSON.stringify), trellis (dist), Fastify 4.3.0 (devDependency alias `fastify43`) and Fastify 5.
 //
-// Env: BENCH_WARMUP (s, default 3), BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
-//      BENCH_NO_WRITE=1 (print only).
-import { fork } from 'node:child_process'
-import { createServer } from 'node:http'
-import { createRequire } from 'node:module'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { availableParallelism, cpus, loadavg } from 'node:os'
+// How it measures:
+// - each server runs in its own process, pinned with `taskset` to the last core; the load generator
+//   runs in its own process pinned to core 0 (without taskset, or on one core, nothing is pinned);
+// - load generator: `wrk` (Debian: apt-get install -y wrk), 1 thread; if wrk is missing, autocannon's
+//   CLI in its own process (BENCH_LOADGEN=autocannon forces it);
+// - every server and route is checked first (status and body; the bodies must agree across servers),
+//   then warmed up (BENCH_WARMUP s, discarded);
+// - then BENCH_ROUNDS rounds: in each round every route is loaded on every server for BENCH_DURATION s,
+//   servers taking turns (the order rotates each round);
+// - per measurement: req/s, latency p50/p99, and the server's CPU time (user + system, read from the
+//   server process itself) divided by the requests answered = CPU µs/request, the figure least
+//   disturbed by other load on the machine;
+// - reported: medians over the rounds, and ratios trellis/other as the median of per-round ratios
+//   (req/s ratio: > 1 means trellis is faster; CPU ratio = other's µs/req ÷ trellis's: > 1 means
+//   trellis spends less CPU per request).
+// Results are printed and written into docs/benchmarks.md, section "## Whole server, Node <major>
+// (npm run bench)" (one section per Node line, so a Node 20 and a Node 24 run sit side by side).
+//
+// Defaults take about 4 minutes (4 servers × 5 routes × (1 s warm-up + 3 rounds × 3 s)).
+//
+// Env knobs:
+//   BENCH_DURATION=3        seconds per measurement
+//   BENCH_ROUNDS=3          interleaved rounds (the median is reported)
+//   BENCH_WARMUP=1          seconds of warm-up per server and route (0: none)
+//   BENCH_CONNECTIONS=50    concurrent connections
+//   BENCH_NODE=24           run the servers under another Node line (scripts/node-line.mjs installs it
+//                           into ~/.cache); a path to a node binary works too. Default: this node.
+//   BENCH_SERVERS=bare,trellis          a subset of servers (bare, trellis, fastify43, fastify)
+//   BENCH_BASELINE=/other/checkout      adds that checkout's built trellis as server `baseline` (a change
+//                                       measured against the code before it, in the same rounds)
+//   BENCH_ROUTES=hello,post             a subset of routes (hello, notFound, nested, post, items)
+//   BENCH_LOADGEN=autocannon            use autocannon even when wrk is installed
+//   BENCH_NO_WRITE=1        print only, do not touch docs/benchmarks.md
+//   BENCH_NOTE="quiet machine"          a note written next to the run's load average
+//
+//   node bench/run.mjs --server trellis   (internal: one server process, used by the parent)
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ROUTES, SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
+import { askCpu, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, wrkLoadGen } from './processes.mjs'
 
-const require = createRequire(import.meta.url)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-// ------------------------------------------------------------------ the workload (shared)
-const PROFILE = {
-  id: 4242, name: 'Ada Lovelace', email: 'ada@example.com', age: 36, active: true,
-  score: 98.5, tags: ['math', 'engines'], createdAt: '1843-07-10T00:00:00.000Z', country: 'UK', city: 'London'
-}
-const profileSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, age: { type: 'integer' },
-    active: { type: 'boolean' }, score: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } },
-    createdAt: { type: 'string' }, country: { type: 'string' }, city: { type: 'string' }
-  }
-}
-const userBodySchema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', maxLength: 50 },
-    age: { type: 'integer', minimum: 0 },
-    email: { type: 'string', maxLength: 100 },
-    tags: { type: 'array', maxItems: 10, items: { type: 'string' } }
-  },
-  required: ['name', 'age']
-}
-const POST_BODY = JSON.stringify({ name: 'Ada', age: 36, email: 'ada@example.com', tags: ['a', 'b'] })
-
-const ROUTES = [
-  { key: 'json', label: 'GET /json → `{ hello: \'world\' }`', method: 'GET', path: '/json' },
-  { key: 'profile', label: 'GET /profile, response schema (10 fields)', method: 'GET', path: '/profile' },
-  { key: 'users', label: 'POST /users, body schema (validation)', method: 'POST', path: '/users', body: POST_BODY }
-]
-
-const SERVERS = [
-  { name: 'node-http', label: 'node:http' },
-  { name: 'trellis', label: 'trellis' },
-  { name: 'fastify43', label: 'fastify 4.3.0' },
-  { name: 'fastify', label: `fastify ${require('fastify/package.json').version}` }
-]
-
 // ------------------------------------------------------------------ child: one server
-function frameworkRoutes (app) {
-  app.get('/json', async () => ({ hello: 'world' }))
-  app.get('/profile', { schema: { response: { 200: profileSchema } } }, async () => PROFILE)
-  app.post('/users', { schema: { body: userBodySchema } }, async (req) => ({ ok: true, name: req.body.name }))
-  return app
-}
-
-function rawServer () {
-  const profileOut = () => JSON.stringify(PROFILE)
-  return createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/json') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-      res.end(JSON.stringify({ hello: 'world' }))
-    } else if (req.method === 'GET' && req.url === '/profile') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-      res.end(profileOut())
-    } else if (req.method === 'POST' && req.url === '/users') {
-      const chunks = []
-      req.on('data', (c) => chunks.push(c))
-      req.on('end', () => {
-        let body
-        try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch { body = null }
-        // a hand-written check of the same schema (what an app without a framework would do)
-        const ok = body !== null && typeof body === 'object' && typeof body.name === 'string' && body.name.length <= 50 &&
-          Number.isInteger(body.age) && body.age >= 0
-        res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json; charset=utf-8' })
-        res.end(JSON.stringify(ok ? { ok: true, name: body.name } : { statusCode: 400 }))
-      })
-    } else {
-      res.writeHead(404)
-      res.end()
-    }
-  })
-}
-
 async function runChild (name) {
-  let listen
-  if (name === 'node-http') {
-    const server = rawServer()
-    listen = () => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)))
-  } else {
-    const factory = name === 'trellis'
-      ? require(join(root, 'dist', 'entry', 'index.cjs'))
-      : require(name) // 'fastify43' or 'fastify'
-    const app = frameworkRoutes(factory({ logger: false }))
-    listen = async () => {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      return app.server.address().port
-    }
-  }
-  const port = await listen()
-  process.send({ port })
+  const port = await startServer(name)
+  process.send({ port, version: process.version })
   // the parent asks for this process's CPU time around each measurement (µs, user + system)
   process.on('message', (msg) => {
     if (msg === 'cpu') { const u = process.cpuUsage(); process.send({ cpu: u.user + u.system }) }
+    if (msg === 'profile:start' || msg === 'profile:stop') profileCommand(msg).then((reply) => process.send(reply), (err) => process.send({ error: String(err) }))
   })
+  process.on('disconnect', () => process.exit(0))
+}
+
+/** bench/profile.mjs: V8's CPU profiler around the measured window only (not startup or warm-up). */
+let inspectorSession = null
+async function profileCommand (msg) {
+  const { Session } = await import('node:inspector')
+  const post = (method, params) => new Promise((resolve, reject) => inspectorSession.post(method, params, (err, res) => err ? reject(err) : resolve(res)))
+  if (msg === 'profile:start') {
+    inspectorSession = new Session()
+    inspectorSession.connect()
+    await post('Profiler.enable')
+    await post('Profiler.setSamplingInterval', { interval: 100 })
+    await post('Profiler.start')
+    return { started: true }
+  }
+  const { profile } = await post('Profiler.stop')
+  inspectorSession.disconnect()
+  return { profile }
 }
 
 // ------------------------------------------------------------------ parent
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
-const DURATION = Number(process.env.BENCH_DURATION ?? 5)
-// Servers are measured in alternating rounds (the order rotates each round) and the median round is
-// reported: on a shared 2-core VM, single sequential runs drifted by ±20 % between runs.
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const children = new Set()
+const num = (name, fallback, min) => {
+  const v = Number(process.env[name] ?? fallback)
+  if (!Number.isFinite(v) || v < min) throw new Error(`${name} must be a number >= ${min}`)
+  return v
+}
+const DURATION = num('BENCH_DURATION', 3, 1)
+const ROUNDS = Math.floor(num('BENCH_ROUNDS', 3, 1))
+const WARMUP = num('BENCH_WARMUP', 1, 0)
+const CONNECTIONS = Math.floor(num('BENCH_CONNECTIONS', 50, 1))
+const pick = (env, all) => {
+  if (process.env[env] === undefined || process.env[env] === '') return all
+  const wanted = process.env[env].split(',').map((s) => s.trim())
+  for (const w of wanted) if (!all.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${all.join(', ')})`)
+  return all.filter((x) => wanted.includes(x))
+}
+const servers = pick('BENCH_SERVERS', SERVER_NAMES)
+const routes = ROUTES.filter((r) => pick('BENCH_ROUTES', ROUTES.map((x) => x.key)).includes(r.key))
 
-function startServer (name) {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--server', name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    children.add(child)
-    child.once('message', (msg) => resolve({ child, port: msg.port }))
-    child.once('error', reject)
-    child.once('exit', (code) => { children.delete(child); reject(new Error(`${name} server exited early (code ${code})`)) })
-  })
+// ------------------------------------------------------------------ checks before measuring
+async function fetchRoute (url, route, body = route.body) {
+  const res = await fetch(url + route.path, { method: route.method, body, headers: body !== undefined ? { 'content-type': 'application/json' } : {} })
+  return { status: res.status, text: await res.text() }
 }
 
-/** CPU time (µs) the server process has used so far. */
-function askCpu (child) {
-  return new Promise((resolve) => {
-    child.once('message', (msg) => resolve(msg.cpu))
-    child.send('cpu')
-  })
-}
-
-function stopServer (child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { children.delete(child); resolve(); return }
-    child.removeAllListeners('exit')
-    child.once('exit', () => { children.delete(child); resolve() })
-    process.kill(child.pid, 'SIGTERM') // only the child we started, by its PID
-  })
-}
-
-function killAllStarted () {
-  for (const child of children) {
-    try { process.kill(child.pid, 'SIGKILL') } catch {}
-  }
-}
-
-async function load (autocannon, url, route, duration) {
-  return autocannon({
-    url: url + route.path,
-    method: route.method,
-    connections: CONNECTIONS,
-    duration,
-    headers: route.body !== undefined ? { 'content-type': 'application/json' } : {},
-    body: route.body
-  })
-}
-
-async function check (url, route) {
-  const res = await fetch(url + route.path, { method: route.method, body: route.body, headers: route.body !== undefined ? { 'content-type': 'application/json' } : {} })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${route.method} ${route.path}: status ${res.status} ${text}`)
-  return text
-}
-
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '–')
-
-async function runParent () {
-  const autocannon = require('autocannon')
-  process.on('SIGINT', () => { killAllStarted(); process.exit(130) })
-  process.on('exit', killAllStarted)
-
-  const started = new Date()
-  const loadBefore = loadavg()
-  const results = {} // results[server][route] = { rps, p50, p99, errors, non2xx } (median round)
-  const samples = {} // samples[server][route] = [round results]
-  const outputs = {}
-  const running = []
-  try {
-    for (const server of SERVERS) {
-      const { child, port } = await startServer(server.name)
-      running.push({ server, child, url: `http://127.0.0.1:${port}` })
-      samples[server.name] = {}
-    }
-    for (const { server, url } of running) {
-      for (const route of ROUTES) {
-        const body = await check(url, route)
-        ;(outputs[route.key] ??= {})[server.name] = body
-        if (WARMUP > 0) await load(autocannon, url, route, WARMUP)
-      }
-    }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const route of ROUTES) {
-        const order = running.map((_, k) => running[(k + round) % running.length])
-        for (const { server, url, child } of order) {
-          const cpuBefore = await askCpu(child)
-          const r = await load(autocannon, url, route, DURATION)
-          const cpuPerRequest = (await askCpu(child) - cpuBefore) / Math.max(1, r.requests.total)
-          ;(samples[server.name][route.key] ??= []).push({ cpu: cpuPerRequest, rps: r.requests.average, mean: r.latency.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, total: r.requests.total })
-          console.log(`round ${round + 1}/${ROUNDS} ${server.label.padEnd(16)} ${route.method.padEnd(4)} ${route.path.padEnd(9)} ${fmt(r.requests.average).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  errors ${r.errors + r.timeouts}  non-2xx ${r.non2xx}`)
-        }
-      }
-    }
-  } finally {
-    for (const { child } of running) await stopServer(child)
-  }
-  for (const server of SERVERS) {
-    results[server.name] = {}
-    for (const route of ROUTES) {
-      const rounds = [...samples[server.name][route.key]].sort((a, b) => a.rps - b.rps)
-      const median = rounds[Math.floor(rounds.length / 2)]
-      const errors = rounds.reduce((a, r) => a + r.errors, 0)
-      const non2xx = rounds.reduce((a, r) => a + r.non2xx, 0)
-      const cpus = rounds.map((r) => r.cpu).sort((a, b) => a - b)
-      results[server.name][route.key] = { ...median, cpu: cpus[Math.floor(cpus.length / 2)], errors, non2xx, spread: rounds.map((r) => Math.round(r.rps)) }
+async function checkServer (name, url, outputs) {
+  for (const route of routes) {
+    const { status, text } = await fetchRoute(url, route)
+    if (status !== route.status) throw new Error(`${name} ${route.method} ${route.path}: status ${status} (expected ${route.status}): ${text}`)
+    ;(outputs[route.key] ??= {})[name] = JSON.parse(text)
+    if (route.body !== undefined) {
+      const bad = await fetchRoute(url, route, POST_BAD_BODY)
+      if (bad.status !== 400) throw new Error(`${name} ${route.path} with an invalid body: status ${bad.status} (expected 400)`)
     }
   }
-  const loadAfter = loadavg()
-  const elapsed = (Date.now() - started.getTime()) / 1000
+}
 
-  // same responses from every server (else the comparison is meaningless)
-  for (const [key, bodies] of Object.entries(outputs)) {
-    const distinct = new Set(Object.values(bodies).map((b) => JSON.stringify(JSON.parse(b))))
-    if (distinct.size !== 1) console.warn(`warning: servers answered ${key} differently: ${[...distinct].join(' | ')}`)
-  }
+// ------------------------------------------------------------------ report
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2 }
+const fmt = (n, digits = 0) => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–'
 
+function report (samples, meta) {
+  const others = servers.filter((s) => s !== 'trellis')
   const lines = []
-  for (const route of ROUTES) {
-    lines.push(`**${route.label}**`, '')
-    lines.push('| server | req/s (median) | rounds | server CPU µs/req | mean ms | p50 ms | p99 ms | req/s vs node:http | vs fastify 4.3 | vs ' + SERVERS[3].label + ' |')
-    lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|')
-    for (const server of SERVERS) {
-      const r = results[server.name][route.key]
-      const bad = r.errors + r.non2xx > 0 ? ` (${r.errors} errors, ${r.non2xx} non-2xx)` : ''
-      lines.push(`| ${server.label}${bad} | ${fmt(r.rps)} | ${r.spread.map((x) => fmt(x)).join(' / ')} | ${fmt(r.cpu, 1)} | ${fmt(r.mean, 2)} | ${r.p50} | ${r.p99} | ${ratio(r.rps, results['node-http'][route.key].rps)} | ${ratio(r.rps, results.fastify43[route.key].rps)} | ${ratio(r.rps, results.fastify[route.key].rps)} |`)
+  if (servers.includes('trellis') && others.length > 0) {
+    lines.push('| route | ' + others.map((o) => `trellis / ${serverLabel(o)}: req/s | CPU`).join(' | ') + ' |')
+    lines.push('|---|' + others.map(() => '---:|---:').join('|') + '|')
+    for (const route of routes) {
+      const t = samples.trellis[route.key]
+      const cells = others.map((o) => {
+        const s = samples[o][route.key]
+        const rps = median(t.map((x, i) => x.rps / s[i].rps))
+        const cpu = median(t.map((x, i) => s[i].cpu / x.cpu))
+        return `${rps.toFixed(2)} | ${cpu.toFixed(2)}`
+      })
+      lines.push(`| ${route.label} | ${cells.join(' | ')} |`)
     }
     lines.push('')
+    lines.push('req/s: median over the rounds of trellis\'s req/s ÷ the other server\'s in the same round (> 1: trellis faster). ' +
+      'CPU: the other server\'s CPU µs/request ÷ trellis\'s (> 1: trellis spends less CPU per request).')
+    lines.push('')
+  }
+  lines.push('| route | server | req/s (median) | rounds | CPU µs/req (median) | p50 ms | p99 ms | errors |')
+  lines.push('|---|---|---:|---|---:|---:|---:|---:|')
+  for (const route of routes) {
+    for (const s of servers) {
+      const xs = samples[s][route.key]
+      const bad = xs.reduce((a, x) => a + x.errors + (route.status === 200 ? x.non2xx : 0), 0)
+      lines.push(`| ${route.label} | ${serverLabel(s)} | ${fmt(median(xs.map((x) => x.rps)))} | ${xs.map((x) => fmt(x.rps)).join(' / ')} | ${fmt(median(xs.map((x) => x.cpu)), 1)} | ${fmt(median(xs.map((x) => x.p50)), 2)} | ${fmt(median(xs.map((x) => x.p99)), 2)} | ${bad} |`)
+    }
   }
   const table = lines.join('\n')
-  console.log('\n' + table)
-
-  const nproc = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length
+  const heading = `## Whole server, Node ${meta.nodeMajor} (npm run bench)`
   const section = [
-    '## Whole server (npm run bench)',
+    heading,
     '',
-    'The same three routes on a raw `node:http` server, trellis (`dist/entry/index.cjs`), Fastify 4.3.0',
-    `and Fastify ${require('fastify/package.json').version}, each in its own child process on 127.0.0.1,`,
-    `loaded by autocannon ${require('autocannon/package.json').version} (programmatic API, in the parent process):`,
-    `${CONNECTIONS} connections, ${WARMUP} s warm-up per server and route (discarded), then ${ROUNDS} rounds of ${DURATION} s per route in which`,
-    'the servers take turns (the order rotates each round); the table shows the median round and every round\'s req/s. Loggers off.',
-    'Client and server share the 2 cores, so req/s also measures how much CPU each server leaves to autocannon; "server CPU µs/req"',
-    '(the server process\'s user+system CPU time over the requests it answered, median of the rounds) is the steadier figure of a server\'s own cost.',
-    'The raw server answers with `JSON.stringify` and checks the POST body by hand (same rules as the schema).',
-    'req/s is autocannon\'s mean per second; latencies are autocannon\'s (whole ms for p50/p99); ratios are req/s over the other server\'s req/s (> 1 is faster).',
+    `Generated by \`${meta.command}\` (bench/run.mjs; how it measures is described at the top of that file).`,
+    `Servers in their own processes${meta.pinned ? ` pinned to core ${meta.serverCpu}, load generator pinned to core ${meta.clientCpu}` : ' (not pinned)'}; ` +
+      `load generator: ${meta.loadGen}; ${CONNECTIONS} connections; ${WARMUP} s warm-up per server and route, then ${ROUNDS} interleaved rounds of ${DURATION} s; loggers off.`,
     '',
-    '```',
-    'npm run bench        # npm run build && node bench/run.mjs',
-    '```',
+    `Run: ${meta.started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round(meta.elapsed)} s; ${meta.nproc} cores (${cpus()[0]?.model?.trim() ?? 'unknown cpu'}); ` +
+      `servers on node ${meta.serverNode}, load average before/after ${meta.loadBefore.map((x) => x.toFixed(2)).join(' ')} / ${meta.loadAfter.map((x) => x.toFixed(2)).join(' ')}` +
+      (process.env.BENCH_NOTE ? ` — ${process.env.BENCH_NOTE}` : '') + '.',
     '',
-    `Run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round(elapsed)} s; machine: nproc ${nproc} (${cpus()[0]?.model?.trim() ?? 'unknown cpu'}), node ${process.version}, ${process.platform}/${process.arch}.`,
-    `Load average before/after: ${loadBefore.map((x) => x.toFixed(2)).join(' ')} / ${loadAfter.map((x) => x.toFixed(2)).join(' ')}` +
-      (process.env.BENCH_NOTE ? ` — ${process.env.BENCH_NOTE}` : ''),
-    '',
-    table.trimEnd(),
+    table,
     ''
   ].join('\n')
-
-  if (process.env.BENCH_NO_WRITE !== '1') writeSection(section)
+  return { heading, section, table }
 }
 
-/** Replaces (or appends) the "## Whole server (npm run bench)" section; other sections untouched. */
-function writeSection (section) {
+/** Replaces (or appends) one section of docs/benchmarks.md; other sections untouched. */
+function writeSection (heading, section) {
   const file = join(root, 'docs', 'benchmarks.md')
   const text = readFileSync(file, 'utf8') // read right before writing: others edit this file too
-  const heading = '## Whole server (npm run bench)'
-  const start = text.indexOf(heading)
+  const start = text.indexOf(heading + '\n')
   let out
   if (start === -1) {
     out = text.replace(/\s*$/, '\n\n') + section
@@ -299,7 +185,85 @@ function writeSection (section) {
     out = text.slice(0, start) + section + (end < text.length ? '\n' + text.slice(end) : '')
   }
   writeFileSync(file, out)
-  console.log(`\nwrote ${file}`)
+  console.log(`\nwrote ${file} (${heading})`)
+}
+
+async function runParent () {
+  process.on('SIGINT', () => { killAllStarted(); process.exit(130) })
+  process.on('SIGTERM', () => { killAllStarted(); process.exit(143) })
+  process.on('exit', killAllStarted)
+  if (!existsSync(join(root, 'dist', 'entry', 'index.cjs')) && servers.includes('trellis')) throw new Error('dist/ missing: run `npm run build` (npm run bench does)')
+
+  const node = nodeBinary()
+  const plan = cpuPlan()
+  const workdir = mkdtempSync(join(tmpdir(), 'trellis-bench-'))
+  const useWrk = process.env.BENCH_LOADGEN !== 'autocannon' && hasCommand('wrk')
+  if (!useWrk && process.env.BENCH_LOADGEN !== 'autocannon') console.warn('wrk not found (apt-get install -y wrk): using autocannon in its own process')
+  const loadGen = useWrk ? wrkLoadGen(plan.client, workdir, CONNECTIONS) : autocannonLoadGen(plan.client, CONNECTIONS)
+  const started = new Date()
+  const loadBefore = loadavg()
+  const estimate = servers.length * routes.length * (WARMUP + ROUNDS * DURATION) + 10
+  console.log(`servers: ${servers.join(', ')}; routes: ${routes.map((r) => r.key).join(', ')}; load: ${loadGen.name}; ` +
+    `${plan.server === null ? 'not pinned' : `server cpu ${plan.server}, client cpu ${plan.client}`}; about ${Math.round(estimate)} s`)
+
+  const samples = {}
+  const running = []
+  let serverNode = ''
+  try {
+    for (const name of servers) {
+      const { child, port, version } = await startChild(name, node, plan.server)
+      serverNode = version
+      running.push({ name, child, url: `http://127.0.0.1:${port}` })
+      samples[name] = {}
+    }
+    const outputs = {}
+    for (const { name, url } of running) await checkServer(name, url, outputs)
+    for (const [key, bodies] of Object.entries(outputs)) {
+      if (key === 'notFound') continue // each server words its 404 body its own way
+      const distinct = new Set(Object.values(bodies).map((b) => JSON.stringify(b)))
+      if (distinct.size !== 1) throw new Error(`servers answered ${key} differently: ${[...distinct].join(' | ')}`)
+    }
+    if (WARMUP > 0) {
+      for (const { url } of running) for (const route of routes) await loadGen.load(url, route, WARMUP)
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const route of routes) {
+        const order = running.map((_, k) => running[(k + round) % running.length])
+        for (const { name, url, child } of order) {
+          const cpuBefore = await askCpu(child)
+          const r = await loadGen.load(url, route, DURATION)
+          const cpu = (await askCpu(child) - cpuBefore) / Math.max(1, r.total)
+          ;(samples[name][route.key] ??= []).push({ ...r, cpu })
+          console.log(`round ${round + 1}/${ROUNDS}  ${route.key.padEnd(8)} ${serverLabel(name).padEnd(16)} ${fmt(r.rps).padStart(7)} req/s  ${fmt(cpu, 1).padStart(5)} µs/req  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms` +
+            (r.errors > 0 ? `  errors ${r.errors}` : '') + (route.status === 200 && r.non2xx > 0 ? `  non-2xx ${r.non2xx}` : ''))
+        }
+      }
+    }
+  } finally {
+    for (const { child } of running) await stopChild(child)
+    rmSync(workdir, { recursive: true, force: true })
+  }
+
+  const nodeMajor = serverNode.replace(/^v/, '').split('.')[0]
+  const { heading, section, table } = report(samples, {
+    nodeMajor,
+    serverNode,
+    command: process.env.BENCH_NODE ? `BENCH_NODE=${process.env.BENCH_NODE} npm run bench` : 'npm run bench',
+    pinned: plan.server !== null,
+    serverCpu: plan.server,
+    clientCpu: plan.client,
+    loadGen: loadGen.name,
+    started,
+    elapsed: (Date.now() - started.getTime()) / 1000,
+    nproc: typeof availableParallelism === 'function' ? availableParallelism() : cpus().length,
+    loadBefore,
+    loadAfter: loadavg()
+  })
+  console.log('\n' + table)
+  const complete = servers.length === SERVER_NAMES.length && routes.length === ROUTES.length && !servers.includes('baseline')
+  if (process.env.BENCH_NO_WRITE === '1') return
+  if (!complete) { console.log('\n(a subset of servers or routes: docs/benchmarks.md left alone)'); return }
+  writeSection(heading, section)
 }
 
 // ------------------------------------------------------------------ entry

@@ -15,13 +15,14 @@ import { decorate, hasDecorator } from './context/decorators'
 import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from './context/boot'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
+import { closeIdleWhileClosing } from './lifecycle/closing'
 import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { emitDeprecation } from './warnings'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
-import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './schema/compile-route'
+import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './context/schema-compilers'
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 
@@ -381,9 +382,14 @@ export class TrellisInstance {
       if (root.closed) return
       root.closing = true
       if (root.listening && root.server !== null) beginClose(root.server, root.options.forceCloseConnections)
-      await loadForClose(root)
-      await runPreClose(root)
-      if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      const stopClosingIdle = closeIdleWhileClosing(root.server, root.options.forceCloseConnections)
+      try {
+        await loadForClose(root)
+        await runPreClose(root)
+        if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+      } finally {
+        stopClosingIdle()
+      }
       root.listening = false
       try {
         await runOnClose(root)

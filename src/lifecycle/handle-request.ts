@@ -7,9 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from '../routing/route-context'
-import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from '../context/hooks'
+import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from './hook-runners'
 import { kCloseConnection, parseBody, shouldParseBody } from './body'
-import { closeIdleAfterResponse } from '../server/listen'
 import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
@@ -82,7 +81,9 @@ function preParsing (request: RequestBase, reply: ReplyBase): void {
 }
 
 function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
-  if (!shouldParseBody(request.raw.method, request.raw.headers)) { preValidation(request, reply); return }
+  const method = request.raw.method
+  // GET and HEAD never have a body parsed: decided without reading headers (node builds req.headers on first read)
+  if (method === 'GET' || method === 'HEAD' || !shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
   parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
     if (err !== null) {
       if ((err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
@@ -168,15 +169,23 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
   try { reply.send(result) } catch (err) { failWith(reply, err) }
 }
 
-/** onResponse hooks and the "request completed" log line, when the response has been written. */
+/**
+ * onResponse hooks and the "request completed" log line, when the response has been written. A
+ * route without onResponse hooks, with request logging off, needs no 'finish' listener at all
+ * (closing idle connections while the server closes is done per server, see ./closing.ts); its
+ * response still gets one shared 'error' listener, so an error emitted on the response (a write
+ * after end) is dropped as it would be with the hooks, never thrown.
+ */
 function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
+  if (reply.context.hooks.onResponse.length === 0 && reply.context.root.disableRequestLogging) {
+    res.on('error', ignoreResponseError)
+    return
+  }
   const onFinished = (err?: Error): void => {
     reply.endTime = performance.now()
     res.removeListener('finish', onFinished)
     res.removeListener('error', onFinished)
-    const root = reply.context.root
-    if (root.closing) closeIdleAfterResponse(root.server, root.options.forceCloseConnections)
     const hooks = reply.context.hooks.onResponse
     // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
     const complete = (hookErr: Error | null): void => {
@@ -191,6 +200,8 @@ function watchResponse (reply: ReplyBase): void {
   res.on('finish', onFinished)
   res.on('error', onFinished)
 }
+
+function ignoreResponseError (): void {}
 
 /** onRequestAbort hooks (Fastify 4.29): the client closed the connection before the response was complete. */
 function watchAbort (route: RouteContext, request: RequestBase, reply: ReplyBase): void {

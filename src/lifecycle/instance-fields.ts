@@ -11,12 +11,17 @@ export interface FieldCarrier {
   ownFields: DecoratedField[]
   /** All value decorators of this class and its ancestors, resolved at ready(). */
   instanceFields: DecoratedField[]
+  /** Writes `instanceFields` on a new instance (compiled at ready(); called by the constructors). */
+  applyFields: (target: object) => void
 }
 
 export function initFieldCarrier (cls: Partial<FieldCarrier>): void {
   cls.ownFields = []
   cls.instanceFields = []
+  cls.applyFields = applyNoFields
 }
+
+export function applyNoFields (_target: object): void {}
 
 /** Resolves `instanceFields` from the root class down to `cls` (a child's field overrides its parent's). */
 export function resolveInstanceFields (cls: FieldCarrier): void {
@@ -27,6 +32,27 @@ export function resolveInstanceFields (cls: FieldCarrier): void {
   const byKey = new Map<string | symbol, DecoratedField>()
   for (const c of chain) for (const field of c.ownFields) byKey.set(field.key, field)
   cls.instanceFields = [...byKey.values()]
+  cls.applyFields = compileFieldApplier(cls.instanceFields)
+}
+
+/**
+ * One function per class that writes its fields with one store per field (each store site sees one
+ * key, so V8 keeps it monomorphic), instead of a loop whose single keyed store sees every key of
+ * every class. Keys and values are passed in as constants, never written into the source.
+ */
+function compileFieldApplier (fields: DecoratedField[]): (target: object) => void {
+  if (fields.length === 0) return applyNoFields
+  const params: string[] = []
+  const args: unknown[] = []
+  const lines: string[] = []
+  for (let i = 0; i < fields.length; i++) {
+    params.push(`k${i}`, `v${i}`)
+    args.push(fields[i].key, fields[i].value)
+    lines.push(`  t[k${i}] = v${i}`)
+  }
+  // eslint-disable-next-line no-new-func
+  const make = new Function(...params, `return function applyFields (t) {\n${lines.join('\n')}\n}`) as (...a: unknown[]) => (target: object) => void
+  return make(...args)
 }
 
 /** Writes the fields on a new instance (called at the end of the constructors). */

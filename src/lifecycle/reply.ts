@@ -7,9 +7,9 @@ import type { ServerResponse } from 'node:http'
 import { errorCodes } from '../errors'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
-import { applyInstanceFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
+import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import type { RequestBase } from './request'
-import { runValueHooks } from '../context/hooks'
+import { runValueHooks } from './hook-runners'
 import { handleError, type ErrorHandler } from './error-handling'
 import { writeResponse } from './write-response'
 import { compileSerializationSchema, getSerializationFunction, serializeInput } from '../schema/route-schema-api'
@@ -30,6 +30,7 @@ export class ReplyBase {
   static decorated = false
   static ownFields: DecoratedField[] = []
   static instanceFields: DecoratedField[] = []
+  static applyFields: (target: object) => void = applyNoFields
   raw: ServerResponse
   request: RequestBase
   log: Logger
@@ -48,6 +49,8 @@ export class ReplyBase {
   sending: number
   startTime: number
   endTime: number | undefined
+  /** getResponseTime() added a 'finish' listener to record endTime. */
+  watchingEnd: boolean
 
   constructor (res: ServerResponse, request: RequestBase, log: Logger) {
     this.raw = res
@@ -65,7 +68,8 @@ export class ReplyBase {
     this.sending = 0
     this.startTime = performance.now()
     this.endTime = undefined
-    applyInstanceFields(this, (new.target as unknown as FieldCarrier).instanceFields)
+    this.watchingEnd = false
+    ;(new.target as unknown as FieldCarrier).applyFields(this)
   }
 
   get server (): any { return this.context.server }
@@ -199,7 +203,16 @@ export class ReplyBase {
   }
 
   getResponseTime (): number {
-    return (this.endTime ?? performance.now()) - this.startTime
+    if (this.endTime !== undefined) return this.endTime - this.startTime
+    // without onResponse hooks or request logging nothing records the end of each response
+    // (./handle-request.ts watchResponse): it is recorded from the first read on
+    const now = performance.now()
+    if (this.raw.writableFinished) this.endTime = now
+    else if (!this.watchingEnd) {
+      this.watchingEnd = true
+      this.raw.once('finish', () => { if (this.endTime === undefined) this.endTime = performance.now() })
+    }
+    return now - this.startTime
   }
 
   then (fulfilled: () => void, rejected?: (err: Error) => void): void {
@@ -240,7 +253,9 @@ export class ReplyBase {
     }
     if (payload === undefined) { onSend(this, payload); return this }
 
-    const contentType = this.getHeader('content-type') as string | undefined
+    // getHeader('content-type') without lowercasing a constant name
+    const stored = this.headersStore['content-type']
+    const contentType = (stored !== undefined ? stored : this.raw.getHeader('content-type')) as string | undefined
     const hasContentType = contentType !== undefined
     if (payload !== null) {
       if (typeof (payload as { pipe?: unknown }).pipe === 'function') { onSend(this, payload); return this }

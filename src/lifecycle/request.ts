@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { RouteContext } from '../routing/route-context'
 import type { Logger } from '../server/logger'
-import { applyInstanceFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
+import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import { clientAddress, clientAddresses } from '../server/proxy'
 import { emitDeprecation } from '../warnings'
 import type { ValidatorFn } from '../schema/validation'
@@ -24,6 +24,7 @@ export class RequestBase {
   static decorated = false
   static ownFields: DecoratedField[] = []
   static instanceFields: DecoratedField[] = []
+  static applyFields: (target: object) => void = applyNoFields
   id: string
   params: Record<string, string>
   raw: IncomingMessage
@@ -44,7 +45,7 @@ export class RequestBase {
     this.context = context
     this.validationError = undefined
     this.additionalHeaders = undefined
-    applyInstanceFields(this, (new.target as unknown as FieldCarrier).instanceFields)
+    ;(new.target as unknown as FieldCarrier).applyFields(this)
   }
 
   get headers (): Record<string, any> {

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context/context'
 import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
-import { routeSchemaCompilers } from '../schema/compile-route'
+import { routeSchemaCompilers } from '../context/schema-compilers'
 import { nearestDecorated } from './routes'
 import { defaultSchemaErrorFormatter } from '../schema/validation'
 import { contextGenReqId } from '../context/gen-req-id'
@@ -18,7 +18,12 @@ export function basicNotFound (request: { raw: { url?: string; method?: string }
   reply.code(404).send({ message, error: 'Not Found', statusCode: 404 })
 }
 
-export interface NotFoundEntry { prefix: string; route: RouteContext }
+export interface NotFoundEntry {
+  prefix: string
+  /** `prefix` ending with '/' (computed once: the 404 path compares every request against it). */
+  prefixSlash: string
+  route: RouteContext
+}
 
 function routeFor (context: Context): RouteContext {
   const setup = context.notFound
@@ -65,7 +70,7 @@ export function buildNotFoundRoutes (root: Context): NotFoundEntry[] {
   const visit = (context: Context): void => {
     const isOwner = context.parent === null || context.ownNotFound || (context.prefix !== context.parent.prefix && !byPrefix.has(context.prefix))
     if (isOwner && (context.ownNotFound || !byPrefix.has(context.prefix))) {
-      byPrefix.set(context.prefix, { prefix: context.prefix, route: routeFor(context) })
+      byPrefix.set(context.prefix, { prefix: context.prefix, prefixSlash: context.prefix.endsWith('/') ? context.prefix : context.prefix + '/', route: routeFor(context) })
     }
     for (const child of context.children) visit(child)
   }
@@ -78,9 +83,10 @@ export function buildNotFoundRoutes (root: Context): NotFoundEntry[] {
 export function findNotFound (entries: NotFoundEntry[], url: string): RouteContext {
   const q = url.indexOf('?')
   const path = q === -1 ? url : url.slice(0, q)
-  for (const entry of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]
     const p = entry.prefix
-    if (p === '' || path === p || path.startsWith(p.endsWith('/') ? p : p + '/')) return entry.route
+    if (p === '' || path === p || path.startsWith(entry.prefixSlash)) return entry.route
   }
   return entries[entries.length - 1].route
 }

@@ -1,12 +1,14 @@
 /**
  * The find-my-way adapter: the only file that knows the router. It also owns the automatic HEAD
- * routes that mirror GET routes (replaced when the application declares its own HEAD route).
+ * routes that mirror GET routes (replaced when the application declares its own HEAD route), and a
+ * fast path for static routes (./static-routes.ts) that answers the common case with one Map lookup.
  */
 import FindMyWay from 'find-my-way'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
 import { errorCodes } from '../errors'
 import type { RouteContext } from './route-context'
+import { StaticRoutes } from './static-routes'
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
 
@@ -42,6 +44,8 @@ export interface Router {
 }
 
 export function createRouter (options: RouterOptions): Router {
+  const querystringParser = options.querystringParser ?? ((q: string) => parseQuery(q))
+  const statics = new StaticRoutes(querystringParser)
   const fmw = FindMyWay({
     ignoreTrailingSlash: options.ignoreTrailingSlash,
     ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
@@ -50,7 +54,7 @@ export function createRouter (options: RouterOptions): Router {
     allowUnsafeRegex: options.allowUnsafeRegex,
     ...({ useSemicolonDelimiter: options.useSemicolonDelimiter !== false } as object),
     constraints: options.constraints as never,
-    querystringParser: options.querystringParser ?? ((q: string) => parseQuery(q)),
+    querystringParser,
     defaultRoute: options.onNotFound as never,
     onBadUrl: options.onBadUrl as never
   })
@@ -67,6 +71,7 @@ export function createRouter (options: RouterOptions): Router {
           if (auto) return // the application's own HEAD route wins
           if (autoHead.has(key)) {
             fmw.off('HEAD', path, constraints as never)
+            statics.remove('HEAD', path)
             autoHead.delete(key)
           }
         }
@@ -74,6 +79,7 @@ export function createRouter (options: RouterOptions): Router {
       }
       try {
         fmw.on(method as never, path, { constraints } as never, handler as never, store)
+        statics.add(method, path, constraints, handler, store)
       } catch (err) {
         const message = (err as Error).message
         if (message.includes('already declared')) throw new errorCodes.FST_ERR_DUPLICATED_ROUTE(method, path)
@@ -90,7 +96,7 @@ export function createRouter (options: RouterOptions): Router {
       return fmw.find(method as never, path, constraints as never) !== null
     },
     lookup (req, res) {
-      fmw.lookup(req as never, res as never)
+      if (!statics.lookup(req, res)) fmw.lookup(req as never, res as never)
     },
     prettyPrint (opts) {
       return fmw.prettyPrint(opts as never)

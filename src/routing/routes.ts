@@ -13,7 +13,7 @@ import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handl
 import type { RequestClass } from '../lifecycle/request'
 import type { ReplyClass } from '../lifecycle/reply'
 import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
-import { compileRouteSchemas } from '../schema/compile-route'
+import { compileRouteSchemas } from '../context/schema-compilers'
 import { resolveInstanceFields, type FieldCarrier } from '../lifecycle/instance-fields'
 import { emitDeprecation } from '../warnings'
 

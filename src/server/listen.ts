@@ -172,7 +172,7 @@ export function closeServer (server: http.Server, forceClose: boolean | 'idle'):
       return
     }
     const state = markLastResponses(server, sockets)
-    const timer = setTimeout(() => { state.graceOver = true; server.closeIdleConnections() }, IDLE_CLOSE_GRACE_MS)
+    const timer = setTimeout(() => { state.graceOver = true; closeIdleWhenFlushed(server) }, IDLE_CLOSE_GRACE_MS)
     // node >= 19 closes idle connections inside server.close(): not before the grace period
     const own = server as unknown as { closeIdleConnections: () => void }
     own.closeIdleConnections = () => {}
@@ -209,7 +209,32 @@ export function closeIdleAfterResponse (server: http.Server | null, forceClose: 
   if (server === null || forceClose === false || typeof server.closeIdleConnections !== 'function') return
   const state = closingStates.get(server)
   if (state !== undefined && !state.graceOver) return
-  setImmediate(() => server.closeIdleConnections())
+  setImmediate(() => closeIdleWhenFlushed(server))
+}
+
+/** How often a close waiting on a slow reader looks again (only while closing). */
+const FLUSH_POLL_MS = 20
+
+/**
+ * node's closeIdleConnections() counts a connection as idle as soon as its last response has
+ * ended, even while that response's bytes still wait in the socket for a slow reader: destroying it
+ * then cuts the response short (an 8 MB body to a client that reads slowly arrives half). So idle
+ * connections are closed only once no connection of the server has ended-but-unflushed bytes; until
+ * then this looks again every FLUSH_POLL_MS. Connections still answering are node's to keep.
+ */
+function closeIdleWhenFlushed (server: http.Server): void {
+  const sockets = socketsOf.get(server)
+  if (sockets !== undefined) {
+    for (const socket of sockets as Set<HttpSocket>) {
+      if (socket.destroyed || socket.writableLength === 0) continue
+      const res = socket._httpMessage
+      if (res === undefined || res === null || res.writableEnded) {
+        setTimeout(closeIdleWhenFlushed, FLUSH_POLL_MS, server).unref()
+        return
+      }
+    }
+  }
+  server.closeIdleConnections()
 }
 
 export function assertCanListen (listening: boolean, closed: boolean): void {

@@ -3,15 +3,15 @@
  * for the responses, with the route's compilers, else its context's, else the defaults built for
  * the context's shared schemas (or the schema controller's factories).
  */
-import type { Context } from '../context/context'
+import type { Context } from './context'
 import type { RouteContext, RouteSchemaCompilers } from '../routing/route-context'
 import type { RouteOptions } from '../routing/routes'
 import {
   buildValidatorCompilerFromFactory, compileRouteValidators, warnMissingParts, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
   type RouteSchema, type ValidatorCompiler, type ValidatorCompilerFactory
-} from './validation'
-import { compileResponseSerializers, createDefaultSerializerCompiler, type SerializerCompiler } from './serialization'
-import type { Rounding } from './serialization/runtime'
+} from '../schema/validation'
+import { compileResponseSerializers, createDefaultSerializerCompiler, type SerializerCompiler } from '../schema/serialization'
+import type { Rounding } from '../schema/serialization/runtime'
 
 const REQUEST_PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const
 

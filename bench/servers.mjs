@@ -1,0 +1,204 @@
+// The whole-server workload of `npm run bench` (bench/run.mjs) and `node bench/profile.mjs`: five routes,
+// and the four servers that answer them.
+//
+//   hello   GET  /hello                  { hello: 'world' } with a response schema
+//   404     GET  /not/here               each server's 404 answer (JSON body)
+//   nested  GET  /l1/l2/l3/l4/l5/deep    a route 5 plugin levels deep; each level has an onRequest hook
+//                                        and a request decorator; response schema
+//   post    POST /users                  a validated body (6 properties) and a 25-field response schema
+//   items   GET  /items                  100 items of 8 fields, response schema (array of objects)
+//
+// Servers: `bare` is node:http doing the same work by hand (a switch on the URL, the five hook
+// functions called in a row, Ajv with Fastify's default options for the body, JSON.parse and
+// JSON.stringify); `trellis` is the built dist; `fastify43` is Fastify 4.3.0 (devDependency alias)
+// and `fastify` is Fastify 5. Every framework gets the same route definitions.
+import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+// ------------------------------------------------------------------ data and schemas
+const HELLO = { hello: 'world' }
+const helloSchema = { type: 'object', properties: { hello: { type: 'string' } } }
+
+const nestedSchema = { type: 'object', properties: { sum: { type: 'integer' } } }
+/** One onRequest hook per plugin level, each setting its level's request decorator. */
+const NESTED_HOOKS = [
+  function level1 (request, reply, done) { request.l1 = 1; done() },
+  function level2 (request, reply, done) { request.l2 = 2; done() },
+  function level3 (request, reply, done) { request.l3 = 3; done() },
+  function level4 (request, reply, done) { request.l4 = 4; done() },
+  function level5 (request, reply, done) { request.l5 = 5; done() }
+]
+const nestedAnswer = (r) => ({ sum: r.l1 + r.l2 + r.l3 + r.l4 + r.l5 })
+
+const userBodySchema = {
+  type: 'object',
+  required: ['name', 'email', 'age'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 80 },
+    email: { type: 'string', maxLength: 120 },
+    age: { type: 'integer', minimum: 0, maximum: 150 },
+    active: { type: 'boolean' },
+    score: { type: 'number', minimum: 0 },
+    tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20 } }
+  }
+}
+export const POST_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', age: 36, active: true, score: 98.5, tags: ['math', 'engines'] })
+export const POST_BAD_BODY = JSON.stringify({ name: 'Ada', age: 'old' })
+
+const str = { type: 'string' }
+const int = { type: 'integer' }
+const num = { type: 'number' }
+const bool = { type: 'boolean' }
+const userResponseSchema = {
+  type: 'object',
+  properties: {
+    id: int, name: str, email: str, age: int, active: bool, score: num, tags: { type: 'array', items: str },
+    role: str, team: str, country: str, city: str, street: str, zip: str, phone: str, locale: str, timezone: str,
+    createdAt: str, updatedAt: str, lastLogin: str, logins: int, plan: str, verified: bool, balance: num,
+    referrer: str, note: str
+  }
+}
+/** The 25-field answer of POST /users (6 fields from the body). */
+function userAnswer (body) {
+  return {
+    id: 4242, name: body.name, email: body.email, age: body.age, active: body.active, score: body.score, tags: body.tags,
+    role: 'admin', team: 'analytical engines', country: 'UK', city: 'London', street: '12 St James\'s Square', zip: 'SW1Y 4JH',
+    phone: '+44 20 7946 0000', locale: 'en-GB', timezone: 'Europe/London', createdAt: '1843-07-10T00:00:00.000Z',
+    updatedAt: '1852-11-27T00:00:00.000Z', lastLogin: '1852-11-26T12:00:00.000Z', logins: 1843, plan: 'pro', verified: true,
+    balance: 1234.56, referrer: 'charles.babbage', note: 'first programmer'
+  }
+}
+
+const ITEMS = Array.from({ length: 100 }, (_, i) => ({
+  id: i + 1, name: `item number ${i + 1}`, price: Math.round((i * 7.31 + 1.99) * 100) / 100, inStock: i % 3 !== 0,
+  category: ['tools', 'books', 'garden', 'kitchen'][i % 4], rating: (i % 5) + 0.5, sku: `SKU-${100000 + i * 37}`,
+  updatedAt: new Date(Date.UTC(2024, 0, 1 + i)).toISOString()
+}))
+const itemsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { id: int, name: str, price: num, inStock: bool, category: str, rating: num, sku: str, updatedAt: str }
+  }
+}
+
+/** The five routes: what the load generator sends and what a correct answer looks like. */
+export const ROUTES = [
+  { key: 'hello', label: 'GET hello JSON, response schema', method: 'GET', path: '/hello', status: 200 },
+  { key: 'notFound', label: '404', method: 'GET', path: '/not/here', status: 404 },
+  { key: 'nested', label: '5 plugin levels, onRequest hook + request decorator each', method: 'GET', path: '/l1/l2/l3/l4/l5/deep', status: 200 },
+  { key: 'post', label: 'POST validated body (6 props), 25-field response schema', method: 'POST', path: '/users', body: POST_BODY, status: 200 },
+  { key: 'items', label: 'GET 100 items × 8 fields, response schema', method: 'GET', path: '/items', status: 200 }
+]
+
+// ------------------------------------------------------------------ frameworks (same definitions for all)
+function nestedLevel (n) {
+  return async function level (instance) {
+    instance.decorateRequest(`l${n}`, 0)
+    instance.addHook('onRequest', NESTED_HOOKS[n - 1])
+    if (n < 5) {
+      instance.register(nestedLevel(n + 1), { prefix: `/l${n + 1}` })
+    } else {
+      instance.get('/deep', { schema: { response: { 200: nestedSchema } } }, async (request) => nestedAnswer(request))
+    }
+  }
+}
+
+function frameworkRoutes (app) {
+  app.get('/hello', { schema: { response: { 200: helloSchema } } }, async () => HELLO)
+  app.register(nestedLevel(1), { prefix: '/l1' })
+  app.post('/users', { schema: { body: userBodySchema, response: { 200: userResponseSchema } } }, async (request) => userAnswer(request.body))
+  app.get('/items', { schema: { response: { 200: itemsSchema } } }, async () => ITEMS)
+  return app
+}
+
+// ------------------------------------------------------------------ bare node:http
+function bareServer () {
+  const Ajv = require('ajv')
+  // Fastify's default Ajv options (what trellis and both Fastify lines use for bodies)
+  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false })
+  const validateUser = ajv.compile(userBodySchema)
+  const JSON_TYPE = 'application/json; charset=utf-8'
+  const send = (res, status, payload) => {
+    res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload) })
+    res.end(payload)
+  }
+  const notFound = (req, res) => {
+    send(res, 404, JSON.stringify({ message: `Route ${req.method}:${req.url} not found`, error: 'Not Found', statusCode: 404 }))
+  }
+  const noop = () => {}
+  class NestedRequest { constructor () { this.l1 = 0; this.l2 = 0; this.l3 = 0; this.l4 = 0; this.l5 = 0 } }
+  return createServer((req, res) => {
+    const method = req.method
+    switch (req.url) {
+      case '/hello':
+        if (method === 'GET') { send(res, 200, JSON.stringify(HELLO)); return }
+        break
+      case '/l1/l2/l3/l4/l5/deep':
+        if (method === 'GET') {
+          const r = new NestedRequest()
+          for (let i = 0; i < NESTED_HOOKS.length; i++) NESTED_HOOKS[i](r, res, noop)
+          send(res, 200, JSON.stringify(nestedAnswer(r)))
+          return
+        }
+        break
+      case '/users':
+        if (method === 'POST') {
+          const chunks = []
+          req.on('data', (c) => chunks.push(c))
+          req.on('end', () => {
+            let body
+            try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch { send(res, 400, '{"statusCode":400,"error":"Bad Request","message":"Body is not valid JSON"}'); return }
+            if (!validateUser(body)) { send(res, 400, JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'body ' + validateUser.errors[0].message })); return }
+            send(res, 200, JSON.stringify(userAnswer(body)))
+          })
+          return
+        }
+        break
+      case '/items':
+        if (method === 'GET') { send(res, 200, JSON.stringify(ITEMS)); return }
+        break
+    }
+    notFound(req, res)
+  })
+}
+
+// ------------------------------------------------------------------ one server, on 127.0.0.1 and a free port
+export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
+/**
+ * BENCH_BASELINE=/path/to/other/checkout: that checkout's built trellis (its dist/) joins the run as
+ * server `baseline`, to measure a change against the code before it in the same interleaved rounds.
+ */
+export const BASELINE = process.env.BENCH_BASELINE || undefined
+if (BASELINE !== undefined) SERVER_NAMES.push('baseline')
+
+export function serverLabel (name) {
+  switch (name) {
+    case 'bare': return 'bare node:http'
+    case 'trellis': return 'trellis'
+    case 'fastify43': return `fastify ${require('fastify43/package.json').version}`
+    case 'fastify': return `fastify ${require('fastify/package.json').version}`
+    case 'baseline': return 'trellis baseline'
+    default: throw new Error(`unknown server ${name}`)
+  }
+}
+
+/** Starts one server; resolves to its port. */
+export async function startServer (name) {
+  if (name === 'bare') {
+    const server = bareServer()
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return server.address().port
+  }
+  const factory = name === 'trellis'
+    ? require(join(root, 'dist', 'entry', 'index.cjs'))
+    : name === 'baseline' ? require(join(BASELINE, 'dist', 'entry', 'index.cjs')) : require(name)
+  const app = frameworkRoutes(factory({ logger: false }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return app.server.address().port
+}

@@ -1,0 +1,61 @@
+/**
+ * The router's fast path: a request whose method and path (the URL up to its first '?') name a
+ * route without parameters, wildcards or constraints is answered with one Map lookup instead of a
+ * walk of find-my-way's tree. Whatever the table cannot answer with certainty goes to find-my-way:
+ * any other URL (percent-encoded, trailing slash, duplicate slashes, other case, '#', ';', an
+ * absolute-form URL) misses the table, and once any route declares constraints (version, host, a
+ * custom strategy) the table is switched off for good, since find-my-way may then refuse an
+ * unconstrained route to a request that carries a constraint value. The handler gets what
+ * find-my-way would give it: a fresh null-prototype params object and the querystring parser's result.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RouteContext } from './route-context'
+
+type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
+
+interface StaticEntry { handler: Handler; store: RouteContext }
+
+/** find-my-way's params object for a route without parameters: empty, no prototype. */
+const EmptyParams = function EmptyParams () {} as unknown as new () => Record<string, string | undefined>
+EmptyParams.prototype = Object.create(null)
+
+/** Characters that make a path something other than one literal URL (params, wildcards, regexps, escapes, delimiters). */
+const NOT_LITERAL = /[:*(%#?;]/
+
+export class StaticRoutes {
+  /** GET routes apart: most requests are GETs. null once switched off. */
+  private get: Map<string, StaticEntry> | null = new Map()
+  private byMethod: Map<string, Map<string, StaticEntry>> | null = new Map()
+
+  constructor (private readonly querystringParser: (query: string) => Record<string, unknown>) {}
+
+  add (method: string, path: string, constraints: Record<string, unknown>, handler: Handler, store: RouteContext): void {
+    if (this.byMethod === null) return
+    if (Object.keys(constraints).length > 0) { this.get = null; this.byMethod = null; return }
+    if (path.charCodeAt(0) !== 47 || NOT_LITERAL.test(path) || path.includes('//')) return
+    let table = this.byMethod.get(method)
+    if (table === undefined) {
+      table = method === 'GET' ? this.get as Map<string, StaticEntry> : new Map()
+      this.byMethod.set(method, table)
+    }
+    table.set(path, { handler, store })
+  }
+
+  remove (method: string, path: string): void {
+    this.byMethod?.get(method)?.delete(path)
+  }
+
+  /** Answers the request and returns true, or returns false (find-my-way decides). */
+  lookup (req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.byMethod === null) return false
+    const method = req.method
+    const table = method === 'GET' ? this.get : this.byMethod.get(method as string)
+    if (table === undefined || table === null) return false
+    const url = req.url as string
+    const q = url.indexOf('?')
+    const entry = table.get(q === -1 ? url : url.slice(0, q))
+    if (entry === undefined) return false
+    entry.handler(req, res, new EmptyParams(), entry.store, this.querystringParser(q === -1 ? '' : url.slice(q + 1)))
+    return true
+  }
+}
