@@ -22,8 +22,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import plugin from './plugin'
 import { createError } from './errors'
-import type { TrellisInstance } from './instance'
-import type { TypedRequest, TypedReply } from './routing/types'
+import type { TrellisInstance } from './types/instance'
+import type { TrellisRequest as TypedRequest } from './types/request'
+import type { TrellisReply as TypedReply } from './types/reply'
 
 /** Options of the bearer-auth plugin. Either `keys` or `auth` is required. */
 export interface BearerAuthOptions {
@@ -53,7 +54,7 @@ export interface BearerAuthOptions {
 export type VerifyBearerAuth = (request: TypedRequest, reply: TypedReply, done: (err?: Error) => void) => void
 export type VerifyBearerAuthFactory = (options: BearerAuthOptions) => VerifyBearerAuth
 
-declare module './instance' {
+declare module './types/instance' {
   interface TrellisInstance {
     /** Present after registering trellis/bearer-auth with `addHook: false`. */
     verifyBearerAuth?: VerifyBearerAuth
@@ -220,7 +221,7 @@ function bearerAuthPlugin (instance: TrellisInstance, options: BearerAuthOptions
   try {
     const addHook = !(isRecord(options) && options.addHook === false)
     const s = settingsFrom(options, addHook)
-    if (s.logLevel !== null && typeof (instance.log as Record<string, unknown>)[s.logLevel] !== 'function') {
+    if (s.logLevel !== null && typeof (instance.log as unknown as Record<string, unknown>)[s.logLevel] !== 'function') {
       throw new E.FST_BEARER_AUTH_INVALID_LOG_LEVEL(s.logLevel)
     }
     const verify = buildVerifier(s)

@@ -6,11 +6,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import diagnosticsChannel from 'node:diagnostics_channel'
-import { resolveOptions, initialConfig, type TrellisOptions } from './options'
+import { resolveOptions, initialConfig, type TrellisOptions as OptionsInput } from './options'
 import { createLogger } from './server/logger'
 import { createServer } from './server/listen'
-import { TrellisInstance } from './instance'
+import { TrellisInstance as InstanceClass } from './instance'
 import './instance-fastify4x'
+import type * as http from 'node:http'
+import type * as https from 'node:https'
+import type * as http2 from 'node:http2'
+import type { TrellisInstance } from './types/instance'
+import type { RawRequestDefaultExpression, RawReplyDefaultExpression } from './types/utils'
+import type { BaseLogger, LoggerInstance } from './types/logger'
+import type { TypeProvider, TypeProviderDefault } from './types/type-provider'
+import type { TrellisOptions, HttpsOptions, Http2Options, Http2SecureOptions } from './types/server-options'
 import { RootState } from './context/root'
 import { Context } from './context/context'
 import { ContentTypeParsers } from './lifecycle/content-type-parsers'
@@ -20,22 +28,30 @@ import { bindClientErrorHandler } from './server/client-error'
 import { errorCodes } from './errors'
 import { VERSION } from './version'
 
-export type { TrellisOptions } from './options'
-export type { RouteGenericInterface, TypedRequest, TypedReply, RouteHandler, RouteShorthandOptions, RouteOptionsInput, HookHandler } from './routing/types'
+export * from './types/public'
 export type { Logger } from './server/logger'
-export type { TrellisPlugin, TrellisPluginAsync, TrellisPluginCallback, RegisterOptions, RegisterablePlugin } from './context/plugins'
 export type { ErrorCode, TrellisErrorClass, TrellisErrorInstance } from './errors'
-export { TrellisInstance } from './instance'
 export { errorCodes, createError } from './errors'
-export { RequestBase as Request } from './lifecycle/request'
-export { ReplyBase as Reply } from './lifecycle/reply'
 export { VERSION as version }
 
-/** Creates a root context (a server instance). */
-function trellis (options?: TrellisOptions): TrellisInstance {
+/** The instance the factory returns: typed by server, request, reply, logger and type provider; awaitable while loading. */
+type Created<Server extends http.Server | https.Server | http2.Http2Server | http2.Http2SecureServer, Request extends RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server>, Logger extends LoggerInstance, Provider extends TypeProvider> =
+  TrellisInstance<Server, Request, Reply, Logger, Provider> & PromiseLike<TrellisInstance<Server, Request, Reply, Logger, Provider>>
+
+/** Creates a root context (a server instance): HTTP/2 with TLS, HTTP/2, HTTPS or (by default) HTTP/1. */
+function trellis<Server extends http2.Http2SecureServer, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
+  (options: Http2SecureOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends http2.Http2Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
+  (options: Http2Options<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends https.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
+  (options: HttpsOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends http.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
+  (options?: TrellisOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis (input?: object): unknown {
+  const options = input as OptionsInput | undefined
   const resolved = resolveOptions(options)
   const log = createLogger(resolved.logger)
-  const instance = new TrellisInstance()
+  const instance = new InstanceClass()
   const root = new RootState(resolved, log, instance)
   root.initialConfig = initialConfig(resolved)
   const parsers = new ContentTypeParsers({

@@ -2,6 +2,8 @@
  * The public methods of a trellis instance (a context). The root is `new TrellisInstance`; each
  * plugin context is `Object.create(parentInstance)`, so instance decorators inherit downwards.
  * Methods here only check arguments and delegate to the module that owns the concern.
+ * The public, typed view of this class is the `TrellisInstance` interface of src/types/instance.ts
+ * (the factory returns that type); the signatures here are the run-time ones.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import lightMyRequest from 'light-my-request'
@@ -11,13 +13,11 @@ import { kContext } from './context/symbols'
 import { addHookToTree, checkHook, type AnyHook } from './context/hooks'
 import { decorate, hasDecorator } from './context/decorators'
 import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from './context/boot'
-import type { RegisterablePlugin, RegisterOptions, TrellisPluginAsync, TrellisPluginCallback } from './context/plugins'
 import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
 import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
 import { closeIdleWhileClosing } from './lifecycle/closing'
 import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
 import type { Logger } from './server/logger'
-import type { HookHandler, HookSignatures, RouteGenericInterface, RouteHandler, RouteOptionsInput, RouteShorthandOptions } from './routing/types'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
 import { FASTIFY_COMPAT_VERSION } from './version'
 import { emitDeprecation } from './warnings'
@@ -49,11 +49,6 @@ export class TrellisInstance {
   get serializerCompiler (): unknown { return contextSerializerCompiler(ctx(this)) }
 
   // ---------------------------------------------------------------- plugins
-  // Overloads (as Fastify's types): one per plugin form, so an inline `async (child) => {}` gets its
-  // parameter types from context, and a plugin's own options type types the `opts` argument.
-  register<Options = any> (plugin: TrellisPluginCallback<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
-  register<Options = any> (plugin: TrellisPluginAsync<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
-  register<Options = any> (plugin: RegisterablePlugin<Options, this>, opts?: (Options & RegisterOptions) | ((parent: this) => Options & RegisterOptions)): this & PromiseLike<this>
   register (plugin: unknown, opts?: unknown): this & PromiseLike<this> {
     enqueuePlugin(ctx(this).root, this, plugin, opts)
     // thenable at run time while loading (see the `then` defined after the class)
@@ -113,9 +108,7 @@ export class TrellisInstance {
     return this.addHook('onClose', fn as AnyHook)
   }
 
-  addHook<Name extends keyof HookSignatures> (name: Name, fn: HookSignatures<this>[Name]): this
-  /** Any other name fails at run time with FST_ERR_HOOK_NOT_SUPPORTED (kept callable for untyped code). */
-  addHook (name: string, fn: (...args: any[]) => unknown): this
+  /** Any unknown name fails at run time with FST_ERR_HOOK_NOT_SUPPORTED. */
   addHook (name: string, fn: AnyHook): this {
     checkHook(name, fn)
     const context = ctx(this)
@@ -134,20 +127,20 @@ export class TrellisInstance {
   }
 
   // ---------------------------------------------------------------- routes
-  route<G extends RouteGenericInterface = RouteGenericInterface> (options: RouteOptionsInput<G>): this {
+  route (options: object): this {
     if (options === null || typeof options !== 'object') throw new TypeError('route options must be an object')
     addRoute(ctx(this), options as unknown as RouteOptions)
     return this
   }
 
-  get<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('GET', path, optsOrHandler, handler) }
-  head<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('HEAD', path, optsOrHandler, handler) }
-  post<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('POST', path, optsOrHandler, handler) }
-  put<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('PUT', path, optsOrHandler, handler) }
-  delete<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('DELETE', path, optsOrHandler, handler) }
-  options<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('OPTIONS', path, optsOrHandler, handler) }
-  patch<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand('PATCH', path, optsOrHandler, handler) }
-  all<G extends RouteGenericInterface = RouteGenericInterface> (path: string, optsOrHandler: RouteShorthandOptions<G> | RouteHandler<G>, handler?: RouteHandler<G>): this { return this.shorthand([...supportedMethods], path, optsOrHandler, handler) }
+  get (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('GET', path, optsOrHandler, handler) }
+  head (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('HEAD', path, optsOrHandler, handler) }
+  post (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('POST', path, optsOrHandler, handler) }
+  put (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('PUT', path, optsOrHandler, handler) }
+  delete (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('DELETE', path, optsOrHandler, handler) }
+  options (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('OPTIONS', path, optsOrHandler, handler) }
+  patch (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('PATCH', path, optsOrHandler, handler) }
+  all (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand([...supportedMethods], path, optsOrHandler, handler) }
 
   private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
     addRoute(ctx(this), shorthandOptions(method, path, opts, handler))
@@ -264,8 +257,6 @@ export class TrellisInstance {
     return this
   }
 
-  setNotFoundHandler (handler?: RouteHandler): this
-  setNotFoundHandler (opts: { preValidation?: HookHandler | HookHandler[]; preHandler?: HookHandler | HookHandler[] }, handler?: RouteHandler): this
   setNotFoundHandler (opts?: unknown, handler?: unknown): this {
     assertNotBooted(this, 'setNotFoundHandler')
     let options = (opts ?? {}) as Record<string, unknown>

@@ -17,7 +17,7 @@
 import { stringify as toYaml } from 'yaml'
 import plugin from './plugin'
 import { createError } from './errors'
-import type { TrellisInstance } from './instance'
+import type { TrellisInstance } from './types/instance'
 import { routeTable } from './routing/route-table'
 import { buildDocument } from './openapi/document'
 import { DOCS_CSP, docsPage, initScript, loadUiAssets } from './openapi/docs-page'
@@ -33,8 +33,8 @@ export interface OpenApiFunction {
   (options: { yaml: true }): string
 }
 
-declare module './instance' {
-  interface TrellisInstance {
+declare module './types/instance' {
+  interface FastifyInstance {
     /** The OpenAPI document (after ready()); `{ yaml: true }` for YAML. Present after registering trellis/openapi. */
     openapi: OpenApiFunction
     /** Alias of `openapi()`, as @fastify/swagger names it. */

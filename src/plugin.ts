@@ -4,6 +4,10 @@
  * (framework version range, dependencies, required decorators). Compatible with fastify-plugin.
  */
 import { kDisplayName, kPluginMeta, kSkipOverride } from './context/symbols'
+import type { PluginOptions, TrellisPluginAsync, TrellisPluginCallback } from './types/plugin'
+import type { RawServerBase, RawServerDefault } from './types/utils'
+import type { TypeProvider, TypeProviderDefault } from './types/type-provider'
+import type { LoggerInstance } from './types/logger'
 
 export interface PluginMetadata {
   /** Plugin name, shown in errors and used by `dependencies` of other plugins. */
@@ -18,13 +22,28 @@ export interface PluginMetadata {
   encapsulate?: boolean
   [key: string]: unknown
 }
+/** fastify-plugin's older name of the metadata type. */
+export type { PluginMetadata as PluginOptions }
 
 type AnyPlugin = (...args: any[]) => unknown
 
 let anonymousCount = 0
 
-/** Wraps a plugin function; returns the same function, marked. */
-function plugin<T extends AnyPlugin> (fn: T, options: PluginMetadata | string = {}): T {
+/**
+ * Wraps a plugin function; returns the same function, marked. Typed as fastify-plugin's `fp`: an
+ * inline plugin gets its instance and options typed from the generics (callback or async form).
+ */
+function plugin<
+  Options extends PluginOptions = Record<never, never>,
+  RawServer extends RawServerBase = RawServerDefault,
+  Provider extends TypeProvider = TypeProviderDefault,
+  Logger extends LoggerInstance = LoggerInstance,
+  Fn extends TrellisPluginCallback<Options, RawServer, Provider, Logger> | TrellisPluginAsync<Options, RawServer, Provider, Logger> = TrellisPluginCallback<Options, RawServer, Provider, Logger>
+> (
+  fn: Fn extends unknown ? Fn extends (...args: any) => Promise<any> ? TrellisPluginAsync<Options, RawServer, Provider, Logger> : TrellisPluginCallback<Options, RawServer, Provider, Logger> : Fn,
+  options?: PluginMetadata | string
+): Fn
+function plugin (fn: AnyPlugin, options: PluginMetadata | string = {}): AnyPlugin {
   if (typeof fn !== 'function') {
     throw new TypeError(`trellis-plugin expects a function, instead got a '${typeof fn}'`)
   }
@@ -41,5 +60,9 @@ function plugin<T extends AnyPlugin> (fn: T, options: PluginMetadata | string = 
   return fn
 }
 
-export { plugin, plugin as fp }
+export { plugin, plugin as fp, plugin as fastifyPlugin }
+export type {
+  PluginOptions as FastifyPluginOptions, TrellisPluginAsync, TrellisPluginAsync as FastifyPluginAsync,
+  TrellisPluginCallback, TrellisPluginCallback as FastifyPluginCallback
+} from './types/plugin'
 export default plugin

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream'
 export interface Listening { port: number; url: string }
 
 /** Listens on 127.0.0.1, a free port. */
-export async function listen (app: { listen: (o: unknown) => Promise<string>; addresses: () => Array<{ port: number }> }): Promise<Listening> {
+export async function listen (app: { listen: (o: { port: number; host: string }) => Promise<string>; addresses: () => Array<{ port: number }> }): Promise<Listening> {
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return { port: app.addresses()[0].port, url }
 }

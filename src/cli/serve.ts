@@ -7,8 +7,8 @@
  * `process` so the application's readiness check can answer 503 while the load balancer notices.
  */
 import trellis from '../index'
-import type { TrellisOptions } from '../options'
-import type { TrellisInstance } from '../instance'
+import type { TrellisOptions } from '../types/server-options'
+import type { TrellisInstance } from '../types/instance'
 import type { StartOptions } from './args'
 import { loadApp } from './load-app'
 import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'

@@ -12,19 +12,7 @@ import { kDisplayName, kPluginMeta, kSkipOverride } from './symbols'
 export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) => unknown
 
 /** Options every plugin accepts from `register` (besides its own). */
-export interface RegisterOptions { prefix?: string; logLevel?: string; logSerializers?: Record<string, (value: any) => unknown> }
-
-/** A callback-style plugin: call `done` when loaded. */
-export type TrellisPluginCallback<Options = Record<string, unknown>, Instance = any> =
-  (instance: Instance, opts: Options & RegisterOptions, done: (err?: Error) => void) => void
-/** An async plugin: loaded when its promise settles. */
-export type TrellisPluginAsync<Options = Record<string, unknown>, Instance = any> =
-  (instance: Instance, opts: Options & RegisterOptions) => Promise<void>
-export type TrellisPlugin<Options = Record<string, unknown>, Instance = any> =
-  TrellisPluginCallback<Options, Instance> | TrellisPluginAsync<Options, Instance>
-/** What `register` accepts: a plugin, or an ES module (or promise of one) whose default export is a plugin. */
-export type RegisterablePlugin<Options = any, Instance = any> =
-  TrellisPlugin<Options, Instance> | { default: TrellisPlugin<Options, Instance> } | Promise<{ default: TrellisPlugin<Options, Instance> }>
+// The public plugin types (TrellisPluginAsync, TrellisPluginCallback, RegisterOptions) are in src/types/plugin.ts and src/types/register.ts.
 export type AfterFn = (...args: any[]) => unknown
 
 export interface PluginMeta { name?: string; fastify?: string; dependencies?: string[]; decorators?: { fastify?: string[]; request?: string[]; reply?: string[] } }

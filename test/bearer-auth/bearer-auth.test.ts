@@ -212,7 +212,7 @@ describe('addHook: false', () => {
     app.register(bearerAuth, { keys: [KEY], addHook: false })
     await app.after()
     const errors: Array<{ code: string; statusCode: number }> = []
-    app.setErrorHandler((err: { code: string; statusCode: number }, _req: unknown, reply: { code: (n: number) => { send: (p: unknown) => void } }) => {
+    app.setErrorHandler((err: Error & { code: string; statusCode: number }, _req, reply) => {
       errors.push({ code: err.code, statusCode: err.statusCode })
       reply.code(403).send({ custom: true })
     })

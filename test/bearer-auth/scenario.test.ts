@@ -14,7 +14,7 @@ import realBearerAuth = require('@fastify/bearer-auth')
 const API_KEY = 'scenario-key-7f3a'
 
 type Req = Record<string, unknown>
-const view = (req: Req): Record<string, unknown> => ({ answer: req.answer, foo: req.foo, bar: req.bar })
+const view = (request: unknown, req = request as Req): Record<string, unknown> => ({ answer: req.answer, foo: req.foo, bar: req.bar })
 
 function buildScenario (authPlugin: any, wrapC: boolean): TrellisInstance {
   const app = trellis()

@@ -168,7 +168,7 @@ test('errors in hooks reach the error handler', async () => {
     const app = trellis()
     const seen: string[] = []
     app.setErrorHandler((error, _r, reply) => { seen.push(error.message); reply.code(409).type('text/plain').send(`handled ${error.message}`) })
-    app.addHook(hook, async () => { if (seen.length === 0) throw new Error(hook) })
+    app.addHook(hook as 'onRequest', async () => { if (seen.length === 0) throw new Error(hook) })
     app.post('/', async () => ({ ok: true }))
     const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })
     assert.equal(res.statusCode, 409, hook)

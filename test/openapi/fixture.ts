@@ -7,7 +7,7 @@
  */
 import trellis from '../../src/index'
 import openapi, { type OpenApiOptions } from '../../src/openapi'
-import type { TrellisInstance } from '../../src/instance'
+import type { TrellisInstance } from '../../src/index'
 
 export function fixtureOptions (version?: string): OpenApiOptions {
   return {

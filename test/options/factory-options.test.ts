@@ -4,7 +4,7 @@ import trellis, { errorCodes } from '../../src/index'
 
 test('defaults follow Fastify 4.3 (initialConfig), except the safe timeouts and the JSON depth limit (docs/security.md)', () => {
   const app = trellis()
-  const c = app.initialConfig
+  const c = app.initialConfig as Record<string, unknown>
   assert.equal(c.bodyLimit, 1048576)
   assert.equal(c.pluginTimeout, 10000)
   assert.equal(c.exposeHeadRoutes, true)
@@ -72,7 +72,7 @@ test('numbers and booleans given as strings are coerced like 4.3', () => {
 })
 
 test('unknown options are tolerated', async () => {
-  const app = trellis({ somethingNew: { a: 1 }, another: 'x' })
+  const app = trellis({ somethingNew: { a: 1 }, another: 'x' } as never)
   app.get('/', async () => ({ ok: true }))
   const res = await app.inject('/')
   assert.equal(res.statusCode, 200)
@@ -201,7 +201,7 @@ test('server timeouts are applied to the node server', async () => {
   assert.equal(app.server.requestTimeout, 5678)
   // the headers deadline defaults to at most the request deadline
   assert.equal(app.server.headersTimeout, 5678)
-  assert.equal(app.initialConfig.headersTimeout, 5678)
+  assert.equal((app.initialConfig as Record<string, unknown>).headersTimeout, 5678)
   await app.close()
   const custom = trellis({ requestTimeout: 9000, headersTimeout: 2000 })
   assert.equal(custom.server.headersTimeout, 2000)

@@ -19,12 +19,12 @@ test('initialConfig never shows https keys or certificates, and is frozen deeply
   assert.deepEqual(app.initialConfig.https, { allowHTTP1: true })
   assert.ok(Object.isFrozen(app.initialConfig.https))
   assert.equal(Object.isFrozen(options.https), false)
-  assert.equal(trellis({ https: { key: 'k', cert: 'c' }, serverFactory }).initialConfig.https, true)
+  assert.equal(trellis({ https: { key: 'k', cert: 'c' }, serverFactory } as never).initialConfig.https, true)
 })
 
 test('initialConfig keeps constraints (a copy) and leaves out functions given as options', () => {
   const strategy = { name: 'version', storage: () => ({}), deriveConstraint: () => '', validate () {} }
-  const app = trellis({ constraints: { version: strategy }, genReqId: () => 'x', querystringParser: (s: string) => ({ s }) })
+  const app = trellis({ constraints: { version: strategy }, genReqId: () => 'x', querystringParser: (s: string) => ({ s }) } as never)
   const c = app.initialConfig as Record<string, any>
   assert.ok(c.constraints.version)
   assert.equal(c.genReqId, undefined)

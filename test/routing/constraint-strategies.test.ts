@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis from '../../src/index'
 
-function secretStrategy (): Record<string, unknown> {
+function secretStrategy (): any {
   return {
     name: 'secret',
     storage () {

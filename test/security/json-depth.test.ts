@@ -29,7 +29,7 @@ test('jsonDepthLimit option: a custom limit, 0 for none; the error is a 400 with
   const off = trellis({ jsonDepthLimit: 0 })
   off.post('/', async () => ({ ok: true }))
   assert.equal((await off.inject({ method: 'POST', url: '/', payload: nest(5000), headers: { 'content-type': 'application/json' } })).statusCode, 200)
-  assert.equal(app.initialConfig.jsonDepthLimit, 3)
+  assert.equal((app.initialConfig as Record<string, unknown>).jsonDepthLimit, 3)
 })
 
 test('getDefaultJsonParser() keeps the instance limit and accepts Buffers', async () => {

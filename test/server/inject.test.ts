@@ -15,7 +15,7 @@ test('inject with a callback', async () => {
   const app = trellis()
   app.get('/', async () => 'cb')
   const res: any = await new Promise((resolve, reject) => {
-    const r = app.inject({ url: '/' }, (err: Error | null, response?: unknown) => err !== null ? reject(err) : resolve(response))
+    const r = app.inject({ url: '/' }, (err: Error | null | undefined, response?: unknown) => err !== null ? reject(err) : resolve(response))
     assert.equal(r, undefined)
   })
   assert.equal(res.body, 'cb')

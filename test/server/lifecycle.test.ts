@@ -87,7 +87,7 @@ test('close() runs onClose hooks, resolves, and supports a callback', async () =
   app.addHook('onClose', async () => { closed.push('root') })
   app.register(async (child) => { child.addHook('onClose', async () => { closed.push('child') }) })
   await app.ready()
-  await new Promise<void>((resolve, reject) => app.close((err: Error | null) => err ? reject(err) : resolve()))
+  await new Promise<void>((resolve, reject) => app.close((err) => err ? reject(err) : resolve()))
   assert.deepEqual(closed.sort(), ['child', 'root'])
 })
 

@@ -198,7 +198,7 @@ describe('validation errors in setErrorHandler', () => {
     app.setErrorHandler((error: any, _req, reply) => { got = error; reply.code(400).send({ message: error.message }) })
     app.post('/', {
       schema: { body: { any: 'thing' } },
-      validatorCompiler: () => (data: any) => data.ok === true ? { value: data } : { error: [{ instancePath: '/ok', message: 'must be true', keyword: 'custom' }] }
+      validatorCompiler: () => (data: any) => data.ok === true ? { value: data } : { error: [{ instancePath: '/ok', message: 'must be true', keyword: 'custom' }] as never }
     }, echo)
     assert.deepEqual((await app.inject({ method: 'POST', url: '/', payload: { ok: 1 } })).json(), { message: 'body/ok must be true' })
     assert.equal(got.validationContext, 'body')

@@ -31,7 +31,7 @@ export function baselineAjv (overrides: Record<string, unknown> = {}): Ajv {
   return ajv
 }
 
-type Compiler = (input: { schema: any, method: string, url: string, httpPart: string }) => (data: unknown) => unknown
+type Compiler = (input: { schema: any, method: string, url: string, httpPart?: string }) => (data: unknown) => any
 
 /** A custom compiler answering { value } / { error }, with the shared schemas added to its own Ajv. */
 export function valueErrorCompiler (ajv: Ajv = baselineAjv(), schemas = sharedSchemas): Compiler {

@@ -52,7 +52,7 @@ const setups: Setup[] = [
             }
           }
         }
-      } as never)
+      })
       for (const s of sharedSchemas) app.addSchema(s)
       return { app }
     }

@@ -1,0 +1,85 @@
+/**
+ * The reply object: ONE interface, `FastifyReply` (Fastify 4.3's generic parameters), also exported as
+ * `TrellisReply` (see request.ts on augmenting it). `Reply` is the run-time class; `TypedReply<G>` a
+ * shorthand.
+ */
+import type { Buffer } from 'node:buffer'
+import { ReplyBase } from '../lifecycle/reply'
+import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault, ReplyDefault } from './utils'
+import type { LoggerInstance } from './logger'
+import type { TrellisRequest } from './request'
+import type { RouteGenericInterface } from './route'
+import type { TrellisInstance } from './instance'
+import type { TrellisSchema } from './schema'
+import type { TypeProvider, TypeProviderDefault, ReplyType, ResolveReplyType } from './type-provider'
+import type { RouteContextInfo } from './context'
+
+export interface ReplyGenericInterface {
+  Reply?: ReplyDefault
+}
+
+export interface FastifyReply<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  ContextConfig = ContextConfigDefault,
+  SchemaCompiler extends TrellisSchema = TrellisSchema,
+  Provider extends TypeProvider = TypeProviderDefault,
+  Payload extends ReplyType = ResolveReplyType<Provider, SchemaCompiler, RouteGeneric>
+> {
+  raw: RawReply
+  context: RouteContextInfo<ContextConfig>
+  log: LoggerInstance
+  request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider>
+  server: TrellisInstance
+  statusCode: number
+  sent: boolean
+  code(statusCode: number): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  status(statusCode: number): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  send(payload?: Payload): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  header(key: string, value: any): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  headers(values: { [key: string]: any }): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  getHeader(key: string): string | undefined
+  getHeaders(): { [key: string]: number | string | string[] | undefined }
+  removeHeader(key: string): void
+  hasHeader(key: string): boolean
+  /** A trailer: `fn` answers with `done(err, value)` or a promise (Fastify 4.29); a returned string still works (deprecated, FSTDEP013). */
+  trailer(key: string, fn:
+    | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: string | Buffer | null) => Promise<string>)
+    | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: string | Buffer | null, done: (err: Error | null, value?: string) => void) => void)
+    | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, payload: string | Buffer | null) => string)
+  ): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  hasTrailer(key: string): boolean
+  removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  redirect(statusCode: number, url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  redirect(url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  hijack(): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  callNotFound(): void
+  getResponseTime(): number
+  type(contentType: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  serializer(fn: (payload: any) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  serialize(payload: any): string | ArrayBuffer | Buffer
+  getSerializationFunction(httpStatus: string): (payload: any) => string
+  getSerializationFunction(schema: { [key: string]: any }): (payload: any) => string
+  compileSerializationSchema(schema: { [key: string]: any }, httpStatus?: string): (payload: any) => string
+  serializeInput(input: any, schema: { [key: string]: any }, httpStatus?: string): string
+  serializeInput(input: any, httpStatus: string): string
+  then(fulfilled: () => void, rejected: (err: Error) => void): void
+}
+
+/** The run-time class (its prototype is what `decorateReply` extends). */
+export const FastifyReply = ReplyBase as unknown as {
+  new (...args: never[]): FastifyReply
+  readonly prototype: FastifyReply
+}
+
+/** trellis's name for the same interface (augment either name, not both: see docs/typescript.md). */
+export { FastifyReply as TrellisReply }
+// The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
+// so that module augmentation of either name reaches the one declaration).
+/** The run-time Reply class (as a value); as a type, the reply hooks and handlers receive. */
+export const Reply = FastifyReply
+export type Reply<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = FastifyReply<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGeneric>
+/** The reply of a route with these generics (Reply). */
+export type TypedReply<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = FastifyReply<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGeneric>

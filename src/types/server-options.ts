@@ -1,0 +1,100 @@
+/**
+ * The factory's options (exported as `TrellisOptions` and `FastifyServerOptions`), with the HTTPS
+ * and HTTP/2 variants that select the server type. Names and value types follow Fastify 4.3.
+ */
+import type * as https from 'node:https'
+import type * as http2 from 'node:http2'
+import type { Socket } from 'node:net'
+import type { ConstraintStrategy, HTTPVersion } from 'find-my-way'
+import type * as http from 'node:http'
+import type { Options as AjvOptions } from 'ajv'
+import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from './utils'
+import type { LoggerInstance, LoggerOptions, PinoLoggerOptions } from './logger'
+import type { RequestGenericInterface, TrellisRequest } from './request'
+import type { TrellisReply } from './reply'
+import type { TrellisSchema, SchemaValidationError } from './schema'
+import type { TypeProvider, TypeProviderDefault } from './type-provider'
+import type { RouteContextConfig } from './context'
+import type { ServerFactory } from './server-factory'
+import type { ProtoAction, ConstructorAction } from './content-type-parser'
+import type { TrellisError } from './errors'
+import type { TrellisInstance } from './instance'
+
+/** What `clientErrorHandler` receives: node's clientError. */
+export interface ConnectionError extends Error {
+  code: string
+  bytesParsed: number
+  rawPacket: { type: string; data: number[] }
+}
+
+type RouterVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
+
+export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends LoggerInstance = LoggerInstance> = {
+  ignoreTrailingSlash?: boolean
+  ignoreDuplicateSlashes?: boolean
+  /** Fastify 4.29: `;` also starts the query string (default true). */
+  useSemicolonDelimiter?: boolean
+  connectionTimeout?: number
+  keepAliveTimeout?: number
+  maxRequestsPerSocket?: number
+  forceCloseConnections?: boolean | 'idle'
+  requestTimeout?: number
+  /** trellis: time to receive a request's headers (slowloris guard); at most `requestTimeout` when that is set. */
+  headersTimeout?: number
+  /** trellis: how often node checks `headersTimeout` / `requestTimeout` (node's `connectionsCheckingInterval`). */
+  connectionsCheckingInterval?: number
+  /** trellis: deepest nesting of arrays/objects the default JSON parser accepts (0: no limit). */
+  jsonDepthLimit?: number
+  pluginTimeout?: number
+  bodyLimit?: number
+  maxParamLength?: number
+  disableRequestLogging?: boolean
+  exposeHeadRoutes?: boolean
+  onProtoPoisoning?: ProtoAction
+  onConstructorPoisoning?: ConstructorAction
+  logger?: boolean | (LoggerOptions<RawServer> & PinoLoggerOptions) | Logger
+  serializerOpts?: Record<string, unknown>
+  serverFactory?: ServerFactory<RawServer>
+  caseSensitive?: boolean
+  allowUnsafeRegex?: boolean
+  requestIdHeader?: string | false
+  requestIdLogLabel?: string
+  jsonShorthand?: boolean
+  genReqId?: <RouteGeneric extends RequestGenericInterface = RequestGenericInterface, Provider extends TypeProvider = TypeProviderDefault>(req: TrellisRequest<RouteGeneric, RawServer, RawRequestDefaultExpression<RawServer>, TrellisSchema, Provider>) => string
+  trustProxy?: boolean | string | string[] | number | ((address: string, hop: number) => boolean)
+  querystringParser?: (str: string) => { [key: string]: unknown }
+  /** @deprecated use the `constraints.version` route option */
+  versioning?: {
+    storage(): { get(version: string): string | null; set(version: string, store: Function): void; del(version: string): void; empty(): void }
+    deriveVersion<Context>(req: Object, ctx?: Context): string
+  }
+  constraints?: { [name: string]: ConstraintStrategy<RouterVersion<RawServer>, unknown> }
+  schemaController?: {
+    bucket?: (parentSchemas?: unknown) => { add(schema: unknown): TrellisInstance; getSchema(schemaId: string): unknown; getSchemas(): Record<string, unknown> }
+    compilersFactory?: { buildValidator?: (...args: any[]) => any; buildSerializer?: (...args: any[]) => any }
+  }
+  return503OnClosing?: boolean
+  ajv?: { customOptions?: AjvOptions; plugins?: Array<Function | [Function, unknown]> }
+  frameworkErrors?: <RouteGeneric extends RequestGenericInterface = RequestGenericInterface, Provider extends TypeProvider = TypeProviderDefault, SchemaCompiler extends TrellisSchema = TrellisSchema>(
+    error: TrellisError,
+    req: TrellisRequest<RouteGeneric, RawServer, RawRequestDefaultExpression<RawServer>, TrellisSchema, Provider>,
+    res: TrellisReply<RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, RouteGeneric, RouteContextConfig, SchemaCompiler, Provider>
+  ) => void
+  rewriteUrl?: (req: RawRequestDefaultExpression<RawServer>) => string
+  schemaErrorFormatter?: (errors: SchemaValidationError[], dataVar: string) => Error
+  /** Replaces the answer to malformed HTTP (node's 'clientError'). */
+  clientErrorHandler?: (error: ConnectionError, socket: Socket) => void
+}
+
+export type HttpsOptions<Server extends https.Server, Logger extends LoggerInstance = LoggerInstance> =
+  TrellisOptions<Server, Logger> & { https: https.ServerOptions }
+
+export type Http2Options<Server extends http2.Http2Server, Logger extends LoggerInstance = LoggerInstance> =
+  TrellisOptions<Server, Logger> & { http2: true; http2SessionTimeout?: number }
+
+export type Http2SecureOptions<Server extends http2.Http2SecureServer, Logger extends LoggerInstance = LoggerInstance> =
+  TrellisOptions<Server, Logger> & { http2: true; https: http2.SecureServerOptions; http2SessionTimeout?: number }
+
+// The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
+// so that module augmentation of either name reaches the one declaration).
+export type { TrellisOptions as FastifyServerOptions, HttpsOptions as FastifyHttpsOptions, Http2Options as FastifyHttp2Options, Http2SecureOptions as FastifyHttp2SecureOptions }
