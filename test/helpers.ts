@@ -100,3 +100,25 @@ export function readyOutcomeInFreshProcess (setup: string): string {
   const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: resolve(__dirname, '..'), encoding: 'utf8', timeout: 20000 })
   return out.stdout.trim()
 }
+
+/**
+ * A raw keep-alive socket with `GET /slow` in flight on a route whose handler waits for release():
+ * resolves once the handler runs, so a test can close() while the request is in the server's hands.
+ * `received()` is everything the socket read; `ended` resolves when the server closes it.
+ */
+export async function slowRequestInFlight (app: any, extraRoutes?: (app: any) => void): Promise<{ port: number; socket: net.Socket; release: () => void; ended: Promise<void>; received: () => string }> {
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => { release = resolve })
+  let started!: () => void
+  const handlerStarted = new Promise<void>((resolve) => { started = resolve })
+  app.get('/slow', async () => { started(); await gate; return 'slow done' })
+  if (extraRoutes !== undefined) extraRoutes(app)
+  const { port } = await listen(app)
+  const socket = net.connect(port, '127.0.0.1')
+  const chunks: Buffer[] = []
+  socket.on('data', (c: Buffer) => chunks.push(c))
+  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+  await handlerStarted
+  return { port, socket, release, ended, received: () => Buffer.concat(chunks).toString() }
+}

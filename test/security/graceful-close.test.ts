@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
 import trellis from '../../src/index'
-import { listen, delay, parseRaw } from '../helpers'
+import { listen, delay, parseRaw, slowRequestInFlight } from '../helpers'
 
 interface Outcome { status?: number; connection?: string; error?: string; reused?: boolean; localPort?: number }
 
@@ -62,23 +62,12 @@ test('close() under keep-alive load (50 sockets, 600 requests): every request th
 
 test('close() with one kept-alive socket: the response in flight says Connection: close and the socket then ends', async () => {
   const app = trellis()
-  let release!: () => void
-  const gate = new Promise<void>((resolve) => { release = resolve })
-  let started!: () => void
-  const handlerStarted = new Promise<void>((resolve) => { started = resolve })
-  app.get('/slow', async () => { started(); await gate; return 'slow done' })
-  const { port } = await listen(app)
-  const socket = net.connect(port, '127.0.0.1')
-  const chunks: Buffer[] = []
-  socket.on('data', (c: Buffer) => chunks.push(c))
-  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
-  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
-  await handlerStarted
+  const { release, ended, received } = await slowRequestInFlight(app)
   const closing = app.close()
   release()
   await ended
   await closing
-  const res = parseRaw(Buffer.concat(chunks).toString())
+  const res = parseRaw(received())
   assert.equal(res.statusCode, 200)
   assert.equal(res.headers.connection, 'close')
   assert.equal(res.body, 'slow done')

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import trellis from '../../src/index'
-import { listen, request, delay, rawRequest, parseRaw } from '../helpers'
+import { listen, request, delay, rawRequest, parseRaw, slowRequestInFlight } from '../helpers'
 
 test('listen({ port, host }) resolves with the address; addresses() and server reflect it', async () => {
   const app = trellis()
@@ -143,20 +143,7 @@ test('close lets in-flight requests finish and answers 503 to new requests while
  */
 async function pipelineDuringClose (options: Parameters<typeof trellis>[0]): Promise<string> {
   const app = trellis(options)
-  let release!: () => void
-  const gate = new Promise<void>((resolve) => { release = resolve })
-  let started!: () => void
-  const handlerStarted = new Promise<void>((resolve) => { started = resolve })
-  app.get('/slow', async () => { started(); await gate; return 'slow done' })
-  app.get('/fast', async () => 'fast')
-  const { port } = await listen(app)
-  const net = await import('node:net')
-  const socket = net.connect(port, '127.0.0.1')
-  const chunks: Buffer[] = []
-  socket.on('data', (c: Buffer) => chunks.push(c))
-  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
-  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
-  await handlerStarted
+  const { socket, release, ended, received } = await slowRequestInFlight(app, (a) => a.get('/fast', async () => 'fast'))
   const closing = app.close()
   await delay(20)
   socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
@@ -165,7 +152,7 @@ async function pipelineDuringClose (options: Parameters<typeof trellis>[0]): Pro
   await Promise.race([ended, delay(1000)])
   socket.destroy()
   await closing
-  return Buffer.concat(chunks).toString()
+  return received()
 }
 
 test('503 while closing over a pipelined raw socket', async () => {
