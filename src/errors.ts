@@ -94,7 +94,7 @@ export const errorCodes = {
 
   // reply
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: E('FST_ERR_REP_INVALID_PAYLOAD_TYPE', "Attempted to send payload of invalid type '%s'. Expected a string or Buffer.", 500, TypeError),
-  FST_ERR_REP_ALREADY_SENT: E('FST_ERR_REP_ALREADY_SENT', 'Reply was already sent.'),
+  FST_ERR_REP_ALREADY_SENT: E('FST_ERR_REP_ALREADY_SENT', 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?'),
   FST_ERR_REP_SENT_VALUE: E('FST_ERR_REP_SENT_VALUE', 'The only possible value for reply.sent is true.'),
   FST_ERR_SEND_INSIDE_ONERR: E('FST_ERR_SEND_INSIDE_ONERR', 'You cannot use `send` inside the `onError` hook'),
   FST_ERR_SEND_UNDEFINED_ERR: E('FST_ERR_SEND_UNDEFINED_ERR', 'Undefined error has occurred'),

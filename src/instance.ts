@@ -335,6 +335,9 @@ export class TrellisInstance {
   }
 
   listen (...args: unknown[]): any {
+    // FSTDEP011 (Fastify 4.29): listen(port, host, ...) and listen(options, port, ..., cb) are deprecated
+    const firstIsOptions = args.length > 0 && (typeof args[0] === 'function' || (args[0] !== null && typeof args[0] === 'object'))
+    if ((args.length > 0 && !firstIsOptions) || (firstIsOptions && args.length > 2)) emitDeprecation('FSTDEP011')
     const { options, callback } = parseListenArgs(args)
     const signal = options.signal as (AbortSignal & { on?: unknown }) | undefined
     if (signal !== undefined && signal !== null) {

@@ -288,7 +288,8 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
     requestIdHeader: o.requestIdHeader,
     requestIdLogLabel: o.requestIdLogLabel,
     http2SessionTimeout: o.http2SessionTimeout,
-    exposeHeadRoutes: o.exposeHeadRoutes
+    exposeHeadRoutes: o.exposeHeadRoutes,
+    useSemicolonDelimiter: o.useSemicolonDelimiter
   }
   if (given.http2 !== undefined && given.http2 !== null) config.http2 = o.http2
   if (given.https !== undefined) config.https = httpsView(given.https)

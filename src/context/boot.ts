@@ -7,7 +7,7 @@ import { loaderTimeoutError, untilDone } from './with-timeout'
 import { Context, contextOf } from './context'
 import type { RootState } from './root'
 import {
-  PluginNode, callAfter, callPlugin, isSkipOverride, pluginMeta, pluginName, resolvePluginFunction,
+  PluginNode, callAfter, callPlugin, isSkipOverride, pluginMeta, pluginName, resolvePluginFunction, warnMixedStylePlugin,
   type AfterFn, type PluginFn
 } from './plugins'
 import { checkPluginMeta } from './plugin-meta'
@@ -83,6 +83,7 @@ async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
+  warnMixedStylePlugin(fn)
   checkPluginMeta(fn, parentContext)
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)

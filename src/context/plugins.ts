@@ -8,6 +8,7 @@
 import { errorCodes } from '../errors'
 import { loaderTimeoutError, untilDone } from './with-timeout'
 import { kDisplayName, kPluginMeta, kSkipOverride } from './symbols'
+import { emitWarning } from '../warnings'
 
 export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) => unknown
 
@@ -56,6 +57,23 @@ export function pluginName (fn: unknown): string {
   if (meta?.name !== undefined && meta.name !== '') return meta.name
   if (fn.name !== '') return fn.name
   return fn.toString().split('\n').slice(0, 2).map((s) => s.trim()).join(' -- ')
+}
+
+/**
+ * FSTWRN002 (Fastify 4.29): an `async` plugin that also takes `done` mixes the two styles (an
+ * error in Fastify 5). Named as Fastify does: metadata or display name, the module file that
+ * exports it, the function's name, else 'anonymous'.
+ */
+export function warnMixedStylePlugin (fn: unknown): void {
+  if (typeof fn !== 'function' || fn.constructor?.name !== 'AsyncFunction' || fn.length !== 3) return
+  const named = fn as unknown as Record<symbol, unknown>
+  let name: string | undefined = pluginMeta(fn)?.name
+  if (name === undefined || name === '') name = typeof named[kDisplayName] === 'string' && named[kDisplayName] !== '' ? named[kDisplayName] as string : undefined
+  if (name === undefined && typeof require !== 'undefined' && require.cache !== undefined) {
+    for (const key of Object.keys(require.cache)) if (require.cache[key]?.exports === fn) { name = key; break }
+  }
+  if (name === undefined && fn.name !== '') name = fn.name
+  emitWarning('FSTWRN002', name ?? 'anonymous')
 }
 
 function isThenable (v: unknown): v is PromiseLike<unknown> {

@@ -132,15 +132,15 @@ export class RootState {
 
   /** `reply.callNotFound()`: continue the request with the 404 route for its URL. */
   callNotFound (reply: ReplyBase): void {
-    const current = reply.context
+    const current = reply.routeContext
     if (current.is404) {
       reply.log.warn('Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.')
       reply.code(404).send('404 Not Found')
       return
     }
     const route = current.notFound ?? this.notFoundFor(reply.request.raw.url ?? '/')
-    reply.request.context = route
-    reply.context = route
+    reply.request.routeContext = route
+    reply.routeContext = route
     preHandler(reply.request, reply)
   }
 

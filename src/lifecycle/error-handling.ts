@@ -36,7 +36,7 @@ export function handleError (reply: ReplyBase, error: unknown): void {
     })
     return
   }
-  const handler = reply.nextErrorHandler ?? reply.context.errorHandler
+  const handler = reply.nextErrorHandler ?? reply.routeContext.errorHandler
   reply.nextErrorHandler = handler.parent ?? false
   delete reply.headersStore['content-length']
   if (handler.fn === null) {
@@ -49,7 +49,7 @@ export function handleError (reply: ReplyBase, error: unknown): void {
     // a custom handler sees exactly what was thrown or rejected (null, undefined, a string...);
     // the default handler gets an Error in place of a missing one
     const value = handler.fn === defaultErrorHandler ? err : error
-    result = handler.fn.call(handler.instance ?? reply.context.server, value, reply.request, reply)
+    result = handler.fn.call(handler.instance ?? reply.routeContext.server, value, reply.request, reply)
   } catch (thrown) {
     reply.isError = true
     reply.send(thrown)
@@ -109,7 +109,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
   if (statusCode < 400) { statusCode = 500; reply.raw.statusCode = 500 }
   let payload: string
   try {
-    const serializer = reply.context.serializers?.forStatus(statusCode, reply.getHeader('content-type') as string | undefined)
+    const serializer = reply.routeContext.serializers?.forStatus(statusCode, reply.getHeader('content-type') as string | undefined)
     payload = serializer === undefined
       ? serializeError(statusCode, error)
       : serializer(Object.create(error, {

@@ -70,9 +70,9 @@ function failWith (reply: ReplyBase, err: unknown): void {
 }
 
 function preParsing (request: RequestBase, reply: ReplyBase): void {
-  const hooks = reply.context.hooks.preParsing
+  const hooks = reply.routeContext.hooks.preParsing
   if (hooks.length === 0) { readBody(request, reply, request.raw); return }
-  runValueHooks(hooks, reply.context.server, request, reply, request.raw, (err, payload) => {
+  runValueHooks(hooks, reply.routeContext.server, request, reply, request.raw, (err, payload) => {
     if (err !== null) { failWith(reply, err); return }
     if (reply.sent) return
     const stream = payload as Readable & { receivedEncodedLength?: number }
@@ -84,7 +84,7 @@ function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): v
   const method = request.raw.method
   // GET and HEAD never have a body parsed: decided without reading headers (node builds req.headers on first read)
   if (method === 'GET' || method === 'HEAD' || !shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
-  parseBody(request, payload, reply.context.parsers, reply.context.bodyLimit, (err, body) => {
+  parseBody(request, payload, reply.routeContext.parsers, reply.routeContext.bodyLimit, (err, body) => {
     if (err !== null) {
       if ((err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
       failWith(reply, err)
@@ -97,16 +97,16 @@ function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): v
 
 function preValidation (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
-  const hooks = reply.context.hooks.preValidation
+  const hooks = reply.routeContext.hooks.preValidation
   if (hooks.length === 0) { validate(request, reply); return }
-  runRequestHooks(hooks, reply.context.server, request, reply, (err) => {
+  runRequestHooks(hooks, reply.routeContext.server, request, reply, (err) => {
     if (err !== null) { failWith(reply, err); return }
     validate(request, reply)
   })
 }
 
 function validate (request: RequestBase, reply: ReplyBase): void {
-  const route = reply.context
+  const route = reply.routeContext
   if (route.validates) {
     let error: Error | null | Promise<Error | null>
     try {
@@ -127,16 +127,16 @@ function validate (request: RequestBase, reply: ReplyBase): void {
 /** Applies a validation outcome; false when the request ended with it. Async validators go on from here. */
 function validated (request: RequestBase, reply: ReplyBase, error: Error | null): boolean {
   if (error !== null) {
-    if (reply.context.attachValidation) request.validationError = error
+    if (reply.routeContext.attachValidation) request.validationError = error
     else { failWith(reply, error); return false }
   }
   return true
 }
 
 export function preHandler (request: RequestBase, reply: ReplyBase): void {
-  const hooks = reply.context.hooks.preHandler
+  const hooks = reply.routeContext.hooks.preHandler
   if (hooks.length === 0) { callHandler(request, reply); return }
-  runRequestHooks(hooks, reply.context.server, request, reply, (err) => {
+  runRequestHooks(hooks, reply.routeContext.server, request, reply, (err) => {
     if (err !== null) { failWith(reply, err); return }
     callHandler(request, reply)
   })
@@ -144,7 +144,7 @@ export function preHandler (request: RequestBase, reply: ReplyBase): void {
 
 function callHandler (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
-  const route = reply.context
+  const route = reply.routeContext
   let result: unknown
   try {
     result = route.handler.call(route.server, request, reply)
@@ -178,7 +178,7 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
  */
 function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
-  if (reply.context.hooks.onResponse.length === 0 && reply.context.root.disableRequestLogging) {
+  if (reply.routeContext.hooks.onResponse.length === 0 && reply.routeContext.root.disableRequestLogging) {
     res.on('error', ignoreResponseError)
     return
   }
@@ -186,16 +186,16 @@ function watchResponse (reply: ReplyBase): void {
     reply.endTime = performance.now()
     res.removeListener('finish', onFinished)
     res.removeListener('error', onFinished)
-    const hooks = reply.context.hooks.onResponse
+    const hooks = reply.routeContext.hooks.onResponse
     // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
     const complete = (hookErr: Error | null): void => {
-      if (reply.context.root.disableRequestLogging) return
+      if (reply.routeContext.root.disableRequestLogging) return
       const failure = hookErr ?? err
-      if (failure !== undefined && failure !== null) reply.log.error({ res: reply, err: failure, responseTime: reply.getResponseTime() }, 'request errored')
-      else reply.log.info({ res: reply, responseTime: reply.getResponseTime() }, 'request completed')
+      if (failure !== undefined && failure !== null) reply.log.error({ res: reply, err: failure, responseTime: reply.elapsedTime }, 'request errored')
+      else reply.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
     }
     if (hooks.length === 0) { complete(null); return }
-    runResponseHooks(hooks, reply.context.server, reply.request, reply, complete)
+    runResponseHooks(hooks, reply.routeContext.server, reply.request, reply, complete)
   }
   res.on('finish', onFinished)
   res.on('error', onFinished)

@@ -13,6 +13,7 @@ import { runValueHooks } from './hook-runners'
 import { handleError, type ErrorHandler } from './error-handling'
 import { writeResponse } from './write-response'
 import { compileSerializationSchema, getSerializationFunction, serializeInput } from '../schema/route-schema-api'
+import { emitDeprecation } from '../warnings'
 
 export interface ReplyClass {
   new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
@@ -34,7 +35,7 @@ export class ReplyBase {
   raw: ServerResponse
   request: RequestBase
   log: Logger
-  context: RouteContext
+  routeContext: RouteContext
   /** Headers to write, lowercased names. */
   headersStore: Record<string, HeaderValue>
   trailersStore: Record<string, ((reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown) | undefined> | null
@@ -49,14 +50,14 @@ export class ReplyBase {
   sending: number
   startTime: number
   endTime: number | undefined
-  /** getResponseTime() added a 'finish' listener to record endTime. */
+  /** elapsedTime added a 'finish' listener to record endTime. */
   watchingEnd: boolean
 
   constructor (res: ServerResponse, request: RequestBase, log: Logger) {
     this.raw = res
     this.request = request
     this.log = log
-    this.context = request.context
+    this.routeContext = request.routeContext
     this.headersStore = {}
     this.trailersStore = null
     this.customSerializer = null
@@ -72,23 +73,34 @@ export class ReplyBase {
     ;(new.target as unknown as FieldCarrier).applyFields(this)
   }
 
-  get server (): any { return this.context.server }
+  get server (): any { return this.routeContext.server }
 
   get statusCode (): number { return this.raw.statusCode }
   set statusCode (code: number) { this.code(code) }
 
+  /** The route's context (`config`, `schema`, ...): deprecated in Fastify 4.29 (FSTDEP019). */
+  get context (): RouteContext { emitDeprecation('FSTDEP019'); return this.routeContext }
+
   get sent (): boolean { return this.hijacked || this.raw.writableEnded }
+  /** Setting `sent` is deprecated (FSTDEP010): `reply.hijack()` says the same. */
   set sent (value: boolean) {
+    emitDeprecation('FSTDEP010')
     if (value !== true) throw new errorCodes.FST_ERR_REP_SENT_VALUE()
+    if (this.hijacked) throw new errorCodes.FST_ERR_REP_ALREADY_SENT(this.request.url, this.request.method)
     this.hijacked = true
   }
 
+  /**
+   * Sets the status code. As Fastify 4.29: anything `Number()` turns into 100..599 is accepted
+   * (a fraction is cut off, as node's writeHead does); null, undefined, NaN and codes out of that
+   * range throw FST_ERR_BAD_STATUS_CODE.
+   */
   code (code: number | string): this {
-    const value = typeof code === 'number' ? code : parseInt(String(code), 10)
-    if (!Number.isInteger(value) || value < 100 || value > 599) {
-      throw new errorCodes.FST_ERR_BAD_STATUS_CODE(code === undefined || code === '' ? String(code) : code)
+    const value = typeof code === 'number' ? code : Number(code)
+    if (Number.isNaN(value) || value < 100 || value > 599) {
+      throw new errorCodes.FST_ERR_BAD_STATUS_CODE(code === undefined || code === null || code === '' ? String(code) : code)
     }
-    this.raw.statusCode = value
+    this.raw.statusCode = Math.trunc(value)
     this.hasStatusCode = true
     return this
   }
@@ -163,37 +175,42 @@ export class ReplyBase {
   /** Serializes with the route's response schema for the current status, or JSON.stringify. */
   serialize (payload: unknown): string {
     if (this.customSerializer !== null) return this.customSerializer(payload)
-    return serializeWithRoute(this.context, payload, this.raw.statusCode)
+    return serializeWithRoute(this.routeContext, payload, this.raw.statusCode)
   }
 
   /** The route's serializer declared for a response key (`201`, `'2xx'`), or the function compiled earlier for a schema object. */
   getSerializationFunction (statusOrSchema: number | string | object): ((payload: unknown) => string) | undefined {
-    return getSerializationFunction(this.context, statusOrSchema)
+    return getSerializationFunction(this.routeContext, statusOrSchema)
   }
 
   /** Compiles a schema with the route's serializer compiler; cached per route by schema object. */
   compileSerializationSchema (schema: object, httpStatus: string | null = null): (payload: unknown) => string {
-    return compileSerializationSchema(this.context, schema, httpStatus, this.request.method, this.request.url)
+    return compileSerializationSchema(this.routeContext, schema, httpStatus, this.request.method, this.request.url)
   }
 
   /** Serializes `input` with the route's schema for a response key, or with `schema` (compiled once). */
   serializeInput (input: unknown, schema: object | string | number, httpStatus?: string | number): string {
-    return serializeInput(this.context, input, schema, httpStatus, this.request.method, this.request.url)
+    return serializeInput(this.routeContext, input, schema, httpStatus, this.request.method, this.request.url)
   }
 
-  redirect (codeOrUrl: number | string, url?: string): this {
-    let code: number | string
-    if (typeof codeOrUrl === 'string') {
-      url = codeOrUrl
-      code = this.hasStatusCode ? this.raw.statusCode : 302
-    } else {
-      code = codeOrUrl
+  /**
+   * `redirect(url, code?)` (Fastify 4.29's signature); the 4.3 order `redirect(code, url)` still
+   * works and is deprecated (FSTDEP021). Without a code: the one set before, else 302.
+   */
+  redirect (urlOrCode: string | number, codeOrUrl?: number | string): this {
+    let url = urlOrCode
+    let code = codeOrUrl
+    if (typeof urlOrCode === 'number') {
+      emitDeprecation('FSTDEP021')
+      url = codeOrUrl as string
+      code = urlOrCode
     }
-    return this.header('location', url).code(code).send()
+    if (code === undefined || code === null || code === 0) code = this.hasStatusCode ? this.raw.statusCode : 302
+    return this.header('location', url as string).code(code).send()
   }
 
   callNotFound (): this {
-    this.context.root.callNotFound(this)
+    this.routeContext.root.callNotFound(this)
     return this
   }
 
@@ -202,7 +219,14 @@ export class ReplyBase {
     return this
   }
 
+  /** Deprecated in Fastify 4.29 (FSTDEP020) for `reply.elapsedTime`. */
   getResponseTime (): number {
+    emitDeprecation('FSTDEP020')
+    return this.elapsedTime
+  }
+
+  /** Milliseconds since the request came in; fixed once the response has finished (Fastify 4.29). */
+  get elapsedTime (): number {
     if (this.endTime !== undefined) return this.endTime - this.startTime
     // without onResponse hooks or request logging nothing records the end of each response
     // (./handle-request.ts watchResponse): it is recorded from the first read on
@@ -243,7 +267,9 @@ export class ReplyBase {
   private sendPayload (payload?: unknown): this {
     if (this.runningOnErrorHook) throw new errorCodes.FST_ERR_SEND_INSIDE_ONERR()
     if (this.sent) {
-      this.log.warn({ err: new errorCodes.FST_ERR_REP_ALREADY_SENT() }, 'Reply already sent')
+      // Fastify 4.29 logs the error's message ('Reply was already sent, did you forget ...'); 4.3 said 'Reply already sent'
+      const err = new errorCodes.FST_ERR_REP_ALREADY_SENT(this.request.url, this.request.method)
+      this.log.warn({ err }, err.message)
       return this
     }
     if (payload instanceof Error || this.isError) {
@@ -312,9 +338,9 @@ export function serializeWithRoute (context: RouteContext, payload: unknown, sta
 }
 
 function preSerialize (reply: ReplyBase, payload: unknown): void {
-  const hooks = reply.context.hooks.preSerialization
+  const hooks = reply.routeContext.hooks.preSerialization
   if (hooks.length === 0) { serializeAndSend(reply, payload); return }
-  runValueHooks(hooks, reply.context.server, reply.request, reply, payload, (err, value) => {
+  runValueHooks(hooks, reply.routeContext.server, reply.request, reply, payload, (err, value) => {
     if (err !== null) { sendError(reply, err); return }
     serializeAndSend(reply, value)
   })
@@ -324,9 +350,9 @@ function serializeAndSend (reply: ReplyBase, payload: unknown): void {
   let serialized: unknown
   try {
     if (reply.customSerializer !== null) serialized = reply.customSerializer(payload)
-    else serialized = serializeWithRoute(reply.context, payload, reply.raw.statusCode, reply.headersStore['content-type'] as string | undefined)
+    else serialized = serializeWithRoute(reply.routeContext, payload, reply.raw.statusCode, reply.headersStore['content-type'] as string | undefined)
   } catch (err) {
-    if (err !== null && typeof err === 'object') (err as { serialization?: unknown }).serialization = reply.context.config
+    if (err !== null && typeof err === 'object') (err as { serialization?: unknown }).serialization = reply.routeContext.config
     sendError(reply, err)
     return
   }
@@ -334,7 +360,7 @@ function serializeAndSend (reply: ReplyBase, payload: unknown): void {
 }
 
 export function onSend (reply: ReplyBase, payload: unknown): void {
-  const hooks = reply.context.hooks.onSend
+  const hooks = reply.routeContext.hooks.onSend
   if (hooks.length === 0) {
     // an object that reached the socket unserialized (non-JSON content type, a serializer that
     // returned a non-string) is a programming error: thrown to the code that called send(),
@@ -343,7 +369,7 @@ export function onSend (reply: ReplyBase, payload: unknown): void {
     writeOrFail(reply, payload)
     return
   }
-  runValueHooks(hooks, reply.context.server, reply.request, reply, payload, (err, value) => {
+  runValueHooks(hooks, reply.routeContext.server, reply.request, reply, payload, (err, value) => {
     if (err !== null) { sendError(reply, err); return }
     writeOrFail(reply, value)
   })
@@ -365,10 +391,10 @@ function writeOrFail (reply: ReplyBase, payload: unknown): void {
 
 /** onError hooks (once per request, before the first error handler), then the error handler chain. */
 export function sendError (reply: ReplyBase, error: unknown): void {
-  const hooks = reply.context.hooks.onError
+  const hooks = reply.routeContext.hooks.onError
   if (hooks.length > 0 && reply.nextErrorHandler === undefined) {
     reply.runningOnErrorHook = true
-    runValueHooks(hooks, reply.context.server, reply.request, reply, error, () => {
+    runValueHooks(hooks, reply.routeContext.server, reply.request, reply, error, () => {
       reply.runningOnErrorHook = false
       handleError(reply, error)
     })

@@ -31,7 +31,7 @@ export class RequestBase {
   query: any
   log: Logger
   body: any
-  context: RouteContext
+  routeContext: RouteContext
   validationError: (Error & { validation?: unknown; validationContext?: string }) | undefined
   additionalHeaders: Record<string, unknown> | undefined
 
@@ -42,7 +42,7 @@ export class RequestBase {
     this.query = query
     this.log = log
     this.body = undefined
-    this.context = context
+    this.routeContext = context
     this.validationError = undefined
     this.additionalHeaders = undefined
     ;(new.target as unknown as FieldCarrier).applyFields(this)
@@ -57,17 +57,21 @@ export class RequestBase {
     this.additionalHeaders = headers
   }
 
-  get server (): any { return this.context.server }
+  get server (): any { return this.routeContext.server }
   get url (): string { return this.raw.url ?? '/' }
+  /** The URL as the client sent it, before `rewriteUrl` (Fastify 4.29). */
+  get originalUrl (): string { return (this.raw as IncomingMessage & { originalUrl?: string }).originalUrl || this.url }
   get method (): string { return this.raw.method ?? 'GET' }
   // deprecated in Fastify 4.29 in favour of routeOptions (FSTDEP015-018) and socket (FSTDEP005)
-  get routerPath (): string | undefined { emitDeprecation('FSTDEP017'); return this.context.config.url }
-  get routerMethod (): string | string[] | undefined { emitDeprecation('FSTDEP018'); return this.context.config.method }
-  get routeConfig (): Record<string, unknown> { emitDeprecation('FSTDEP016'); return this.context.config }
-  get routeSchema (): unknown { emitDeprecation('FSTDEP015'); return this.context.schema }
+  get routerPath (): string | undefined { emitDeprecation('FSTDEP017'); return this.routeContext.config.url }
+  get routerMethod (): string | string[] | undefined { emitDeprecation('FSTDEP018'); return this.routeContext.config.method }
+  get routeConfig (): Record<string, unknown> { emitDeprecation('FSTDEP016'); return this.routeContext.config }
+  get routeSchema (): unknown { emitDeprecation('FSTDEP015'); return this.routeContext.schema }
+  /** The route's context (`config`, `schema`, ...): deprecated in Fastify 4.29 (FSTDEP012). */
+  get context (): RouteContext { emitDeprecation('FSTDEP012'); return this.routeContext }
   /** Fastify 4.29's frozen view of the route's options (`config` and `schema` are the route's own). */
   get routeOptions (): Readonly<Record<string, unknown>> {
-    const context = this.context
+    const context = this.routeContext
     const options = {
       method: context.config.method,
       url: context.config.url,
@@ -86,25 +90,25 @@ export class RequestBase {
     return Object.freeze(options)
   }
 
-  get is404 (): boolean { return this.context.is404 }
+  get is404 (): boolean { return this.routeContext.is404 }
   get socket (): Socket { return this.raw.socket }
   get connection (): Socket { emitDeprecation('FSTDEP005'); return this.raw.socket }
 
   get ip (): string | undefined {
-    const trust = this.context.root.trustProxy
+    const trust = this.routeContext.root.trustProxy
     if (trust !== null) return clientAddress(this.raw, trust)
     return this.raw.socket?.remoteAddress
   }
 
   get ips (): string[] | undefined {
-    const trust = this.context.root.trustProxy
+    const trust = this.routeContext.root.trustProxy
     if (trust === null) return undefined
     return clientAddresses(this.raw, trust)
   }
 
   get hostname (): string | undefined {
     const headers = this.raw.headers
-    if (this.context.root.trustProxy !== null && this.trustsSocket()) {
+    if (this.routeContext.root.trustProxy !== null && this.trustsSocket()) {
       const forwarded = headers['x-forwarded-host']
       if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
     }
@@ -114,7 +118,7 @@ export class RequestBase {
   get protocol (): string | undefined {
     const socket = this.raw.socket as Socket & { encrypted?: boolean } | undefined
     if (socket === undefined || socket === null) return undefined
-    if (this.context.root.trustProxy !== null && this.trustsSocket()) {
+    if (this.routeContext.root.trustProxy !== null && this.trustsSocket()) {
       const forwarded = this.raw.headers['x-forwarded-proto']
       if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
     }
@@ -122,24 +126,24 @@ export class RequestBase {
   }
 
   private trustsSocket (): boolean {
-    const trust = this.context.root.trustProxy
+    const trust = this.routeContext.root.trustProxy
     const address = this.raw.socket?.remoteAddress
     return trust !== null && address !== undefined ? trust(address, 0) : trust !== null
   }
 
   /** The route's validator of a request part (`'body'`, ...), or the function compiled earlier for a schema object. */
   getValidationFunction (partOrSchema: string | object): ValidatorFn | undefined {
-    return getValidationFunction(this.context, partOrSchema)
+    return getValidationFunction(this.routeContext, partOrSchema)
   }
 
   /** Compiles a schema with the route's validator compiler; cached per route by schema object. */
   compileValidationSchema (schema: object, httpPart: string | null = null): ValidatorFn {
-    return compileValidationSchema(this.context, schema, httpPart, this.method, this.url)
+    return compileValidationSchema(this.routeContext, schema, httpPart, this.method, this.url)
   }
 
   /** Validates `input` against the route's schema of a part, or against `schema` (compiled once). */
   validateInput (input: unknown, schema: object | string, httpPart?: string): unknown {
-    return validateInput(this.context, input, schema, httpPart, this.method, this.url)
+    return validateInput(this.routeContext, input, schema, httpPart, this.method, this.url)
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The last step: status line, headers and payload to the socket. Bodies are never written for
- * HEAD, 204 and 304; content-length is computed from the bytes written; streams are piped and
+ * HEAD, 1xx, 204 and 304 (1xx and 204 also lose content-type and content-length); content-length is computed from the bytes written; streams are piped and
  * torn down cleanly when either side fails.
  */
 import { finished, Readable } from 'node:stream'
@@ -33,6 +33,21 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
     res.writeHead(statusCode, headers as Record<string, string>)
     if (reply.trailersStore === null) res.end()
     else sendTrailers(reply, payload, () => res.end())
+    return
+  }
+
+  if ((statusCode >= 100 && statusCode < 200) || statusCode === 204) {
+    // no body for 1xx and 204 (RFC 9110 8.6, 15.3.5): whatever the payload, it is dropped, with
+    // its content-type and content-length (Fastify 4.29); a stream is drained so it can end
+    delete headers['content-type']
+    delete headers['content-length']
+    res.removeHeader('content-type')
+    res.removeHeader('content-length')
+    res.writeHead(statusCode, headers as Record<string, string>)
+    if (reply.trailersStore === null) res.end()
+    else sendTrailers(reply, undefined, () => res.end())
+    const stream = payload as Readable
+    if (typeof stream.resume === 'function') { stream.on('error', noop); stream.resume() }
     return
   }
 

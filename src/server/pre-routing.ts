@@ -2,9 +2,11 @@
  * What happens to a raw request before the router sees it: the HTTP version check (a version the
  * server does not serve is answered 505: HTTP/1.x for node:http(s), HTTP/2 for http2 servers, plus
  * HTTP/1.x with `https.allowHTTP1`; skipped with a custom `serverFactory`), then the `rewriteUrl`
- * option (a non-string result destroys the request instead of routing it).
+ * option (a non-string result destroys the request with FST_ERR_ROUTE_REWRITE_NOT_STR instead of
+ * routing it; the URL before the rewrite stays readable as `request.originalUrl`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
 import type { Logger } from './logger'
 
@@ -30,10 +32,12 @@ export function withPreRouting (options: ResolvedOptions, log: Logger, owner: un
     }
     if (rewriteUrl !== undefined) {
       const originalUrl = req.url
+      // Fastify 4.29: request.originalUrl reads the URL before the rewrite
+      ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = originalUrl
       const url: unknown = rewriteUrl.call(owner, req)
       if (url !== originalUrl) {
         if (typeof url !== 'string') {
-          req.destroy(new Error(`Rewrite url for "${String(originalUrl)}" needs to be of type "string" but received "${typeof url}"`))
+          req.destroy(new errorCodes.FST_ERR_ROUTE_REWRITE_NOT_STR(String(originalUrl), typeof url))
           return
         }
         log.debug({ originalUrl, url }, 'rewrite url')

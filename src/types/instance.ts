@@ -200,11 +200,17 @@ export interface FastifyInstance<
   /** `await using app = trellis()` closes it. */
   [Symbol.asyncDispose](): Promise<undefined>
 
-  /** The options the instance was created with (trellis keeps more of them, e.g. exposeHeadRoutes; typed as Fastify 4.3 lists them). */
+  /** The options the instance was created with (as Fastify 4.29 types them, plus trellis's own limits). */
   initialConfig: Readonly<{
     connectionTimeout?: number
     keepAliveTimeout?: number
-    forceCloseConnections?: boolean
+    maxRequestsPerSocket?: number
+    requestTimeout?: number
+    /** trellis: node's headersTimeout (docs/security.md). */
+    headersTimeout?: number
+    /** trellis: the JSON nesting limit of the default parser. */
+    jsonDepthLimit?: number
+    forceCloseConnections?: boolean | 'idle'
     bodyLimit?: number
     caseSensitive?: boolean
     allowUnsafeRegex?: boolean
@@ -217,9 +223,12 @@ export interface FastifyInstance<
     onProtoPoisoning?: ProtoAction
     onConstructorPoisoning?: ConstructorAction
     pluginTimeout?: number
-    requestIdHeader?: string
+    requestIdHeader?: string | false
     requestIdLogLabel?: string
     http2SessionTimeout?: number
+    exposeHeadRoutes?: boolean
+    jsonShorthand?: boolean
+    useSemicolonDelimiter?: boolean
   }>
 }
 

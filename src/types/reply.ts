@@ -30,12 +30,16 @@ export interface FastifyReply<
   Payload extends ReplyType = ResolveReplyType<Provider, SchemaCompiler, RouteGeneric>
 > {
   raw: RawReply
+  /** @deprecated (Fastify 4.29, FSTDEP019) use `request.routeOptions.config` / `.schema` */
   context: RouteContextInfo<ContextConfig>
   log: LoggerInstance
   request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider>
   server: TrellisInstance
   statusCode: number
+  /** Whether the response was sent or hijacked (setting it is deprecated: FSTDEP010, use `hijack()`). */
   sent: boolean
+  /** Milliseconds since the request came in, fixed once the response finished (Fastify 4.29). */
+  readonly elapsedTime: number
   /**
    * Sets the status code. With trellis's inference and a response schema (without `default`), only
    * the declared codes are accepted, and `send` then takes the response declared for that code.
@@ -57,10 +61,13 @@ export interface FastifyReply<
   ): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   hasTrailer(key: string): boolean
   removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  /** Fastify 4.29's signature: `redirect(url, code?)`; without a code, the one set before or 302. */
+  redirect(url: string, statusCode?: number): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
+  /** @deprecated (Fastify 4.29, FSTDEP021) use `redirect(url, statusCode)` */
   redirect(statusCode: number, url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  redirect(url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   hijack(): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   callNotFound(): void
+  /** @deprecated (Fastify 4.29, FSTDEP020) use `elapsedTime` */
   getResponseTime(): number
   type(contentType: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
   serializer(fn: (payload: any) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>

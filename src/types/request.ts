@@ -45,6 +45,7 @@ export interface FastifyRequest<
   log: Logger
   server: TrellisInstance
   body: Resolved['body']
+  /** @deprecated (Fastify 4.29, FSTDEP012) use `routeOptions.config` / `routeOptions.schema` */
   context: RouteContextInfo<ContextConfig>
   validationError?: Error & { validation: any; validationContext: string }
 
@@ -53,14 +54,20 @@ export interface FastifyRequest<
   readonly ips?: string[]
   readonly hostname: string
   readonly url: string
+  /** The URL before `rewriteUrl` changed it (Fastify 4.29). */
+  readonly originalUrl: string
   readonly protocol: 'http' | 'https'
   readonly method: string
+  /** @deprecated (Fastify 4.29, FSTDEP017) use `routeOptions.url` */
   readonly routerPath: string
+  /** @deprecated (Fastify 4.29, FSTDEP018) use `routeOptions.method` */
   readonly routerMethod: string
   readonly is404: boolean
   readonly socket: RawRequest['socket']
   /** trellis (and later Fastify 4 releases): the route's config, schema and options. */
+  /** @deprecated (Fastify 4.29, FSTDEP016) use `routeOptions.config` */
   readonly routeConfig: RouteContextInfo<ContextConfig>['config']
+  /** @deprecated (Fastify 4.29, FSTDEP015) use `routeOptions.schema` */
   readonly routeSchema: SchemaCompiler
   /** Frozen (Fastify 4.29 adds handler, version, exposeHeadRoute, prefixTrailingSlash). */
   readonly routeOptions: Readonly<{ method: string | string[]; url: string; bodyLimit: number; attachValidation: boolean; logLevel: string; config: RouteContextInfo<ContextConfig>['config']; schema: SchemaCompiler; handler: (...args: any[]) => unknown; version?: string; exposeHeadRoute: boolean; prefixTrailingSlash: string }>

@@ -15,22 +15,45 @@ test('code() and status() set the status; statusCode reads and writes it', async
   await app.close()
 })
 
-test('invalid status codes throw FST_ERR_BAD_STATUS_CODE', async () => {
+test('invalid status codes throw FST_ERR_BAD_STATUS_CODE (Fastify 4.29 rules: Number(code) in 100..599)', async () => {
   const app = trellis()
-  const caught: unknown[] = []
+  const caught: any[] = []
   app.get('/', (_req, reply) => {
-    for (const bad of [99, 600, 1000, 'abc', 200.5, -1]) {
+    for (const bad of [99, 600, 1000, 'abc', '200abc', -1, null, undefined, NaN, '', true, 99.9, 599.5]) {
       try { reply.code(bad as number) } catch (err) { caught.push(err) }
     }
     reply.send({ statusCode: reply.statusCode })
   })
   const res = await app.inject('/')
   assert.equal(res.json().statusCode, 200)
-  assert.equal(caught.length, 6)
+  assert.equal(caught.length, 13)
   for (const err of caught) {
     assert.ok(err instanceof errorCodes.FST_ERR_BAD_STATUS_CODE)
-    assert.equal((err as any).code, 'FST_ERR_BAD_STATUS_CODE')
+    assert.equal(err.code, 'FST_ERR_BAD_STATUS_CODE')
   }
+  assert.deepEqual(caught.slice(6, 9).map((e) => e.message), [
+    'Called reply with an invalid status code: null',
+    'Called reply with an invalid status code: undefined',
+    'Called reply with an invalid status code: NaN'
+  ])
+  await app.close()
+})
+
+test('reply.status(null) and status(undefined) answer 500 FST_ERR_BAD_STATUS_CODE; a fraction is cut off; numeric strings count', async () => {
+  const app = trellis()
+  app.get('/null', (_req, reply) => { reply.status(null as never).send() })
+  app.get('/undefined', (_req, reply) => { reply.status(undefined as never).send() })
+  app.get('/float', (_req, reply) => { reply.status(404.5).send() })
+  app.get('/string', (_req, reply) => { reply.code('201' as never).send({ s: reply.statusCode }) })
+  for (const which of ['null', 'undefined']) {
+    const res = await app.inject('/' + which)
+    assert.equal(res.statusCode, 500)
+    assert.deepEqual(res.json(), { statusCode: 500, code: 'FST_ERR_BAD_STATUS_CODE', error: 'Internal Server Error', message: 'Called reply with an invalid status code: ' + which })
+  }
+  assert.equal((await app.inject('/float')).statusCode, 404)
+  const str = await app.inject('/string')
+  assert.equal(str.statusCode, 201)
+  assert.deepEqual(str.json(), { s: 201 })
   await app.close()
 })
 
@@ -43,11 +66,17 @@ test('a handler throwing FST_ERR_BAD_STATUS_CODE answers 500 with the code', asy
   await app.close()
 })
 
-test('redirect(url) defaults to 302, redirect(code, url) and code().redirect(url)', async () => {
+test('redirect(url) defaults to 302, redirect(url, code) (4.29), redirect(code, url) (deprecated) and code().redirect(url)', async () => {
   const app = trellis()
   app.get('/a', (_req, reply) => { reply.redirect('/target') })
   app.get('/b', (_req, reply) => { reply.redirect(301, '/perm') })
   app.get('/c', (_req, reply) => { reply.code(307).redirect('/temp') })
+  app.get('/d', (_req, reply) => { reply.redirect('/moved', 308) })
+  app.get('/e', (_req, reply) => { reply.code(307).redirect('/moved', 301) })
+  const d = await app.inject('/d')
+  assert.equal(d.statusCode, 308)
+  assert.equal(d.headers.location, '/moved')
+  assert.equal((await app.inject('/e')).statusCode, 301)
   const a = await app.inject('/a')
   assert.equal(a.statusCode, 302)
   assert.equal(a.headers.location, '/target')
@@ -76,7 +105,7 @@ test('reply.sent is false before send, true after; setting it to anything but tr
   await app.close()
 })
 
-test('getResponseTime grows while handling and is fixed after the response', async () => {
+test('getResponseTime (deprecated alias of elapsedTime) grows while handling and is fixed after the response', async () => {
   const app = trellis()
   let during = -1
   let replyRef: any

@@ -94,8 +94,8 @@ define(replyProto, 'kReplyIsRunningOnErrorHook', function () { return this.runni
 // -- request
 define(RequestBase.prototype, 'kRequestPayloadStream', function () { return this.raw })
 // Fastify 4.29 keeps the route context under kRouteContext on both request and reply
-define(RequestBase.prototype, 'kRouteContext', function () { return this.context })
-define(replyProto, 'kRouteContext', function () { return this.context })
+define(RequestBase.prototype, 'kRouteContext', function () { return this.routeContext })
+define(replyProto, 'kRouteContext', function () { return this.routeContext })
 define(instanceProto, 'kGenReqId', function () { return this.genReqId })
 define(instanceProto, 'kChildLoggerFactory', function () { return this.childLoggerFactory })
 

@@ -15,7 +15,7 @@ describe('request-time validation schemas', () => {
     const app = trellis()
     const seen: unknown[] = []
     app.get('/', async (req: any) => {
-      const before = req.context[kRouteValidateFns]
+      const before = req.routeContext[kRouteValidateFns]
       const fn = req.compileValidationSchema(user)
       seen.push(fn)
       return { before: before === null, ok: fn({ name: 'a' }), bad: fn({}), same: req.getValidationFunction(user) === fn }
@@ -33,7 +33,7 @@ describe('request-time validation schemas', () => {
       body: req.getValidationFunction('body')({ name: 'x' }),
       query: typeof req.getValidationFunction('query'),
       unknown: req.getValidationFunction({}) === undefined && req.getValidationFunction(42) === undefined,
-      cache: req.context[kRouteValidateFns]
+      cache: req.routeContext[kRouteValidateFns]
     }))
     assert.deepEqual((await app.inject({ method: 'POST', url: '/', payload: { name: 'x' } })).json(), { body: true, query: 'function', unknown: true, cache: null })
   })
@@ -75,7 +75,7 @@ describe('request-time serialization schemas', () => {
   it('compileSerializationSchema caches per route; serializeInput uses a key or a schema', async () => {
     const app = trellis()
     app.get('/', { schema: { response: { 200: user } } }, async (_req: any, reply: any) => {
-      const before = reply.context[kRouteSerializeFns]
+      const before = reply.routeContext[kRouteSerializeFns]
       const fn = reply.compileSerializationSchema(user)
       let missing = ''
       try { reply.serializeInput({}, 500) } catch (err: any) { missing = err.code }
