@@ -101,6 +101,15 @@ export class RootState {
         const { request, reply } = this.bareRequest(req, res)
         if (options.frameworkErrors !== undefined) { options.frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
         reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
+      },
+      onConstraintError: (req, res) => {
+        if (options.frameworkErrors !== undefined) {
+          const { request, reply } = this.bareRequest(req, res)
+          options.frameworkErrors(new errorCodes.FST_ERR_ASYNC_CONSTRAINT(), request, reply)
+          return
+        }
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(ASYNC_CONSTRAINT_BODY.length) })
+        res.end(ASYNC_CONSTRAINT_BODY)
       }
     })
     this.dispatch = withPreRouting(options, log, owner, (req, res) => this.router.lookup(req, res))
@@ -148,6 +157,9 @@ export class RootState {
     if (this.booted) throw new errorCodes.FST_ERR_DEC_AFTER_START(what)
   }
 }
+
+/** Fastify 4.29's answer when an asynchronous constraint strategy fails (no frameworkErrors option). */
+const ASYNC_CONSTRAINT_BODY = JSON.stringify({ error: 'Internal Server Error', message: 'Unexpected error from async constraint', statusCode: 500 })
 
 function answerClosing (res: ServerResponse): void {
   const body = JSON.stringify({ statusCode: 503, code: 'FST_ERR_SERVER_CLOSING', error: 'Service Unavailable', message: 'Service Unavailable' })

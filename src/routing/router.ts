@@ -24,6 +24,8 @@ export interface RouterOptions {
   querystringParser?: (query: string) => Record<string, unknown>
   onNotFound: (req: IncomingMessage, res: ServerResponse) => void
   onBadUrl: (path: string, req: IncomingMessage, res: ServerResponse) => void
+  /** An asynchronous constraint strategy (`deriveConstraint(req, ctx, done)`) failed (Fastify 4.29: FST_ERR_ASYNC_CONSTRAINT). */
+  onConstraintError: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 export interface Router {
@@ -58,6 +60,12 @@ export function createRouter (options: RouterOptions): Router {
     defaultRoute: options.onNotFound as never,
     onBadUrl: options.onBadUrl as never
   })
+  // find-my-way derives the constraints of strategies whose deriveConstraint takes `done` only
+  // through its callback lookup; they count once a route uses them (as Fastify 4.29 asks it)
+  const asyncStrategies = (fmw as unknown as { constrainer: { asyncStrategiesInUse: Set<string> } }).constrainer.asyncStrategiesInUse
+  const onConstraintDone = (req: IncomingMessage, res: ServerResponse) => (err: Error | null): void => {
+    if (err !== null && err !== undefined) options.onConstraintError(req, res)
+  }
   /** HEAD routes added automatically for GET routes, by "path|constraints". */
   const autoHead = new Set<string>()
   const keyOf = (path: string, constraints: Record<string, unknown>): string => path + '|' + JSON.stringify(constraints)
@@ -96,7 +104,9 @@ export function createRouter (options: RouterOptions): Router {
       return fmw.find(method as never, path, constraints as never) !== null
     },
     lookup (req, res) {
-      if (!statics.lookup(req, res)) fmw.lookup(req as never, res as never)
+      if (statics.lookup(req, res)) return
+      if (asyncStrategies.size === 0) fmw.lookup(req as never, res as never)
+      else fmw.lookup(req as never, res as never, undefined as never, onConstraintDone(req, res) as never)
     },
     prettyPrint (opts) {
       return fmw.prettyPrint(opts as never)

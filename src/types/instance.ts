@@ -9,7 +9,8 @@
  */
 import type { AddressInfo } from 'node:net'
 import type * as http from 'node:http'
-import type { ConstraintStrategy, HTTPVersion } from 'find-my-way'
+import type { HTTPVersion } from 'find-my-way'
+import type { AnyConstraintStrategy } from './server-options'
 import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
 import { TrellisInstance as InstanceClass } from '../instance'
 import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
@@ -100,7 +101,7 @@ export interface FastifyInstance<
   hasReplyDecorator(decorator: string | symbol): boolean
   hasPlugin(name: string): boolean
 
-  addConstraintStrategy(strategy: ConstraintStrategy<RouterVersion<RawServer>, unknown>): void
+  addConstraintStrategy(strategy: AnyConstraintStrategy<RouterVersion<RawServer>, unknown>): void
   hasConstraintStrategy(strategyName: string): boolean
 
   inject(opts: InjectOptions | string, cb: InjectCallback): void

@@ -29,6 +29,18 @@ export interface ConnectionError extends Error {
 
 type RouterVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
 
+/**
+ * A constraint strategy whose value is derived asynchronously (Fastify 4.29, "Asynchronous Custom
+ * Constraints"): `deriveConstraint(req, ctx, done)` answers through `done`; an error answers the
+ * request 500 (or goes to `frameworkErrors` as FST_ERR_ASYNC_CONSTRAINT).
+ */
+export type AsyncConstraintStrategy<V extends HTTPVersion, T = string> = Omit<ConstraintStrategy<V, T>, 'deriveConstraint'> & {
+  deriveConstraint<Context>(req: Parameters<ConstraintStrategy<V, T>['deriveConstraint']>[0], ctx: Context | undefined, done: (err: Error | null, value?: T) => void): void
+}
+
+/** A constraint strategy, synchronous (find-my-way's shape) or asynchronous. */
+export type AnyConstraintStrategy<V extends HTTPVersion, T = unknown> = ConstraintStrategy<V, T> | AsyncConstraintStrategy<V, T>
+
 export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends LoggerInstance = LoggerInstance> = {
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
@@ -68,7 +80,7 @@ export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, L
     storage(): { get(version: string): string | null; set(version: string, store: Function): void; del(version: string): void; empty(): void }
     deriveVersion<Context>(req: Object, ctx?: Context): string
   }
-  constraints?: { [name: string]: ConstraintStrategy<RouterVersion<RawServer>, unknown> }
+  constraints?: { [name: string]: AnyConstraintStrategy<RouterVersion<RawServer>, unknown> }
   schemaController?: {
     bucket?: (parentSchemas?: unknown) => { add(schema: unknown): TrellisInstance; getSchema(schemaId: string): unknown; getSchemas(): Record<string, unknown> }
     compilersFactory?: { buildValidator?: (...args: any[]) => any; buildSerializer?: (...args: any[]) => any }

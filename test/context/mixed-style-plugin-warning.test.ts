@@ -10,7 +10,7 @@ test('an async plugin that also takes done warns FSTWRN002 each time, named as F
   const app: any = trellis()
   const loaded: string[] = []
   try {
-    app.register(fp(async (_i: any, _o: any, done: () => void) => { loaded.push('meta'); done() }, { name: 'with-meta' }))
+    app.register(fp((async (_i: any, _o: any, done: () => void) => { loaded.push('meta'); done() }) as any, { name: 'with-meta' }))
     app.register(async (_i: any, _o: any, done: () => void) => { loaded.push('anon'); done() })
     app.register(async function namedOne (_i: any, _o: any, done: () => void) { loaded.push('named'); done() })
     // neither style mixed: no warning
