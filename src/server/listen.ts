@@ -29,10 +29,12 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       connectionsCheckingInterval: options.connectionsCheckingInterval,
       keepAliveTimeout: options.keepAliveTimeout
     }
-    if (options.maxRequestsPerSocket > 0) (serverOptions as Record<string, unknown>).maxRequestsPerSocket = options.maxRequestsPerSocket
     server = options.https !== null
       ? https.createServer({ ...options.https, ...serverOptions }, listener)
       : http.createServer(serverOptions, listener)
+    // node reads maxRequestsPerSocket from the server object only (createServer ignores the option):
+    // past it, node answers 503 and closes the connection
+    if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket
   }
   // a custom server (serverFactory) keeps the timeouts its factory gave it
   if (options.serverFactory === undefined) server.setTimeout(options.connectionTimeout)
