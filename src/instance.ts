@@ -28,8 +28,11 @@ type Callback = (err: Error | null, ...rest: any[]) => void
 
 function ctx (instance: unknown): Context { return contextOf(instance) }
 
+/** Fastify 4.29: FST_ERR_CTP_INSTANCE_ALREADY_STARTED for the parser registry, FST_ERR_INSTANCE_ALREADY_LISTENING otherwise. */
 function assertNotBooted (instance: unknown, what: string): void {
-  if (ctx(instance).root.booted) throw new Error(`Cannot call "${what}" when fastify instance is already started!`)
+  if (!ctx(instance).root.booted) return
+  if (what.includes('ContentTypeParser')) throw new errorCodes.FST_ERR_CTP_INSTANCE_ALREADY_STARTED(what)
+  throw new errorCodes.FST_ERR_INSTANCE_ALREADY_LISTENING(`Cannot call "${what}"!`)
 }
 
 export class TrellisInstance {
@@ -56,7 +59,16 @@ export class TrellisInstance {
   }
 
   /** Whether a plugin with this name (its metadata/display name) was loaded into this very context. */
-  hasPlugin (name: string): boolean { return ctx(this).pluginNames.includes(name) }
+  /**
+   * Whether a plugin with this name was loaded into this very context (its plugin name chain), or
+   * (Fastify 4.29) registered by name (metadata) here or in an ancestor, also after this context began.
+   */
+  hasPlugin (name: string): boolean {
+    const context = ctx(this)
+    if (context.pluginNames.includes(name)) return true
+    for (let c: typeof context | null = context; c !== null; c = c.parent) if (c.registeredPlugins.includes(name)) return true
+    return false
+  }
 
   after (fn?: (...args: any[]) => unknown): any {
     const root = ctx(this).root
@@ -166,7 +178,7 @@ export class TrellisInstance {
 
   addConstraintStrategy (strategy: Record<string, unknown>): this {
     const root = ctx(this).root
-    if (root.booted) throw new Error('Cannot add constraint strategy when fastify instance is already started!')
+    if (root.booted) throw new errorCodes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add constraint strategy!')
     root.router.addConstraintStrategy(strategy)
     return this
   }
@@ -249,7 +261,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- handlers
   setErrorHandler (handler: ErrorHandlerFn): this {
-    if (typeof handler !== 'function') throw new TypeError('The error handler must be a function')
+    if (typeof handler !== 'function') throw new errorCodes.FST_ERR_ERROR_HANDLER_NOT_FN()
     assertNotBooted(this, 'setErrorHandler')
     const context = ctx(this)
     // bound to the instance, as Fastify does (instance.errorHandler.name is 'bound <name>')

@@ -153,7 +153,7 @@ function schemaErrorFormatter (raw: unknown): TrellisOptions['schemaErrorFormatt
 /** Fastify 4.3 checks a truthy parser only, with its own message. */
 function querystringParser (raw: unknown): TrellisOptions['querystringParser'] {
   if (raw === undefined || raw === null || raw === false || raw === 0 || raw === '') return undefined
-  if (typeof raw !== 'function') throw new Error(`querystringParser option should be a function, instead got '${typeof raw}'`)
+  if (typeof raw !== 'function') throw new errorCodes.FST_ERR_QSP_NOT_FN(typeof raw)
   return raw as TrellisOptions['querystringParser']
 }
 
@@ -195,16 +195,15 @@ function headersTimeout (opts: TrellisOptions, requestTimeout: number): number {
 
 export function resolveOptions (input: unknown): ResolvedOptions {
   if (input !== undefined && input !== null && typeof input !== 'object') {
-    // Fastify 4.3's exact message ('Options must be an object'), with trellis's error code kept
-    const err = new errorCodes.FST_ERR_INIT_OPTS_INVALID('options must be an object')
-    err.message = 'Options must be an object'
-    throw err
+    throw new errorCodes.FST_ERR_OPTIONS_NOT_OBJ()
   }
   const opts = (input ?? {}) as TrellisOptions
   const ajv = opts.ajv ?? {}
   if (typeof ajv !== 'object') invalid('"ajv" must be an object')
-  if (ajv.customOptions !== undefined && (typeof ajv.customOptions !== 'object' || ajv.customOptions === null)) invalid('"ajv.customOptions" must be an object')
-  if (ajv.plugins !== undefined && !Array.isArray(ajv.plugins)) invalid('"ajv.plugins" must be an array')
+  if (ajv.customOptions !== undefined && Object.prototype.toString.call(ajv.customOptions) !== '[object Object]') throw new errorCodes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ(typeof ajv.customOptions)
+  if (ajv.plugins !== undefined && !Array.isArray(ajv.plugins)) throw new errorCodes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR(typeof ajv.plugins)
+  const bucket = (opts.schemaController as { bucket?: unknown } | undefined)?.bucket
+  if (bucket !== undefined && bucket !== null && bucket !== false && typeof bucket !== 'function') throw new errorCodes.FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN(typeof bucket)
   const requestIdHeader = opts.requestIdHeader
   if (requestIdHeader !== undefined && requestIdHeader !== false && typeof requestIdHeader !== 'string') invalid('"requestIdHeader" must be a string or false')
   const logger = opts.logger

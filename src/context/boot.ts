@@ -29,6 +29,8 @@ export function enqueuePlugin (root: RootState, owner: unknown, plugin: unknown,
   if (opts !== undefined && opts !== null && typeof opts !== 'object' && typeof opts !== 'function') {
     throw new errorCodes.FST_ERR_PLUGIN_NOT_VALID(`The options object of plugin '${pluginName(plugin)}' must be an object or a function`)
   }
+  // FSTWRN002 as the plugin is registered (its process 'warning' event then reaches listeners before ready() settles)
+  warnMixedStylePlugin(plugin)
   const parent = currentNode(root)
   parent.queue.push(new PluginNode('plugin', plugin as PluginFn, opts, parent, owner, typeof plugin === 'function' ? pluginName(plugin) : 'module'))
 }
@@ -83,7 +85,7 @@ async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
-  warnMixedStylePlugin(fn)
+  if (typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
   checkPluginMeta(fn, parentContext)
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)

@@ -120,7 +120,9 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
   } catch (serializationError) {
     reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
     reply.raw.statusCode = 500
-    payload = serializeError(500, serializationError as Error)
+    // Fastify 4.29: FST_ERR_FAILED_ERROR_SERIALIZATION naming both errors (4.3 sent the serializer's error as a 500)
+    const failed = new errorCodes.FST_ERR_FAILED_ERROR_SERIALIZATION((serializationError as Error)?.message, error?.message)
+    payload = JSON.stringify({ statusCode: 500, code: failed.code, message: failed.message })
   }
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
     // a custom serializer compiler returned something that cannot be written (Fastify 4.3's answer:

@@ -179,18 +179,19 @@ export class ReplyBase {
   }
 
   /** The route's serializer declared for a response key (`201`, `'2xx'`), or the function compiled earlier for a schema object. */
-  getSerializationFunction (statusOrSchema: number | string | object): ((payload: unknown) => string) | undefined {
-    return getSerializationFunction(this.routeContext, statusOrSchema)
+  /** The route's serializer for a response key (and, Fastify 4.29, a media type of its `content`), or one compiled earlier for a schema. */
+  getSerializationFunction (statusOrSchema: number | string | object, contentType?: string): ((payload: unknown) => string) | undefined {
+    return getSerializationFunction(this.routeContext, statusOrSchema, contentType)
   }
 
   /** Compiles a schema with the route's serializer compiler; cached per route by schema object. */
-  compileSerializationSchema (schema: object, httpStatus: string | null = null): (payload: unknown) => string {
-    return compileSerializationSchema(this.routeContext, schema, httpStatus, this.request.method, this.request.url)
+  compileSerializationSchema (schema: object, httpStatus: string | null = null, contentType: string | null = null): (payload: unknown) => string {
+    return compileSerializationSchema(this.routeContext, schema, httpStatus, this.request.method, this.request.url, contentType)
   }
 
   /** Serializes `input` with the route's schema for a response key, or with `schema` (compiled once). */
-  serializeInput (input: unknown, schema: object | string | number, httpStatus?: string | number): string {
-    return serializeInput(this.routeContext, input, schema, httpStatus, this.request.method, this.request.url)
+  serializeInput (input: unknown, schema: object | string | number, httpStatus?: string | number, contentType?: string): string {
+    return serializeInput(this.routeContext, input, schema, httpStatus, this.request.method, this.request.url, contentType)
   }
 
   /**

@@ -54,10 +54,10 @@ export function shorthandOptions (method: string | string[], url: string, option
     fn = opts
     opts = {}
   } else if (fn !== undefined && typeof fn === 'function') {
-    if (Object.prototype.toString.call(opts) !== '[object Object]') throw new Error(`Options for ${String(method)}:${url} route must be an object`)
+    if (Object.prototype.toString.call(opts) !== '[object Object]') throw new errorCodes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ(String(method), url)
     if (opts?.handler !== undefined) {
-      if (typeof opts.handler === 'function') throw new Error(`Duplicate handler for ${String(method)}:${url} route is not allowed!`)
-      throw new Error(`Handler for ${String(method)}:${url} route must be a function`)
+      if (typeof opts.handler === 'function') throw new errorCodes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(method), url)
+      throw new errorCodes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(method), url)
     }
   }
   return Object.assign({}, opts, { method, url, path: url, handler: fn ?? opts?.handler }) as RouteOptions
@@ -65,16 +65,17 @@ export function shorthandOptions (method: string | string[], url: string, option
 
 function checkOptions (opts: RouteOptions, methods: string[], path: string): void {
   for (const method of methods) {
-    if (typeof method !== 'string' || !supported.has(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(String(method))
-    if ((method === 'GET' || method === 'HEAD') && opts.schema?.body !== undefined) throw new errorCodes.FST_ERR_SCH_BODY_ON_GET(method, path)
+    if (typeof method !== 'string') throw new errorCodes.FST_ERR_ROUTE_METHOD_INVALID()
+    if (!supported.has(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(method)
+    if ((method === 'GET' || method === 'HEAD') && opts.schema?.body !== undefined) throw new errorCodes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, path)
   }
   if (typeof opts.handler !== 'function') {
     if (opts.handler === undefined || opts.handler === null) throw new errorCodes.FST_ERR_ROUTE_MISSING_HANDLER(String(opts.method), path)
-    throw new Error(`Handler for ${String(opts.method)}:${path} route must be a function`)
+    throw new errorCodes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(opts.method), path)
   }
   if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new errorCodes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(opts.method), path)
   if (opts.bodyLimit !== undefined && (!Number.isInteger(opts.bodyLimit) || opts.bodyLimit <= 0)) {
-    throw new TypeError(`'bodyLimit' option must be an integer > 0. Got '${String(opts.bodyLimit)}'`)
+    throw new errorCodes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(String(opts.bodyLimit))
   }
   for (const name of requestHookNames) {
     const hook = opts[name]
@@ -89,7 +90,8 @@ function checkOptions (opts: RouteOptions, methods: string[], path: string): voi
 /** Registers a route in `context`; returns nothing: the route becomes live at ready(). */
 export function addRoute (context: Context, input: RouteOptions): void {
   const root = context.root
-  if (root.booted) throw new errorCodes.FST_ERR_ROUTE_AFTER_START(String(input.method), String(input.url ?? input.path))
+  // Fastify 4.29's error (trellis's FST_ERR_ROUTE_AFTER_START is kept in errorCodes, no longer thrown)
+  if (root.booted) throw new errorCodes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add route!')
   const opts: RouteOptions = { ...input }
   const methods = (Array.isArray(opts.method) ? opts.method : [opts.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
   opts.method = Array.isArray(opts.method) ? methods : methods[0]

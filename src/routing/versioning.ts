@@ -3,6 +3,7 @@
  * the `version` constraint. It becomes the `version` constraint strategy; versions must be strings.
  */
 import { emitDeprecation } from '../warnings'
+import { errorCodes } from '../errors'
 
 export interface VersioningOption {
   storage: () => unknown
@@ -21,7 +22,7 @@ export function withVersioning (constraints: Record<string, unknown> | undefined
       storage: versioning.storage,
       deriveConstraint: versioning.deriveVersion,
       validate (value: unknown): void {
-        if (typeof value !== 'string') throw new Error('Version constraint should be a string.')
+        if (typeof value !== 'string') throw new errorCodes.FST_ERR_VERSION_CONSTRAINT_NOT_STR()
       }
     }
   }

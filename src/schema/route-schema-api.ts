@@ -75,15 +75,16 @@ export function validateInput (route: RouteContext, input: unknown, schema: unkn
 }
 
 /** The route's serializer declared for a response key (`201`, `'4xx'`), or the one compiled earlier for a schema object. */
-export function getSerializationFunction (route: RouteContext, statusOrSchema: unknown): SerializerFn | undefined {
-  if (typeof statusOrSchema === 'string' || typeof statusOrSchema === 'number') return route.serializers?.forKey(statusOrSchema)
+export function getSerializationFunction (route: RouteContext, statusOrSchema: unknown, contentType?: unknown): SerializerFn | undefined {
+  if (typeof statusOrSchema === 'string' || typeof statusOrSchema === 'number') return route.serializers?.forKey(statusOrSchema, typeof contentType === 'string' ? contentType : undefined)
   if (isSchemaObject(statusOrSchema)) return route[kRouteSerializeFns]?.get(statusOrSchema)
   return undefined
 }
 
 /** Compiles `schema` with the route's serializer compiler (once per schema object and route). */
-export function compileSerializationSchema (route: RouteContext, schema: object, httpStatus: string | null, method: string, url: string): SerializerFn {
-  return compileOnce(route, kRouteSerializeFns, schema, () => compilers(route).serializer()({ schema, method, url, httpStatus: httpStatus as string }))
+export function compileSerializationSchema (route: RouteContext, schema: object, httpStatus: string | null, method: string, url: string, contentType: string | null = null): SerializerFn {
+  return compileOnce(route, kRouteSerializeFns, schema, () => compilers(route).serializer()(
+    contentType === null ? { schema, method, url, httpStatus: httpStatus as string } : { schema, method, url, httpStatus: httpStatus as string, contentType }))
 }
 
 /**
@@ -91,13 +92,19 @@ export function compileSerializationSchema (route: RouteContext, schema: object,
  * else with `schema` compiled for the route. Throws FST_ERR_MISSING_SERIALIZATION_FN when the
  * route declares no schema for the key.
  */
-export function serializeInput (route: RouteContext, input: unknown, schema: unknown, httpStatus: unknown, method: string, url: string): string {
-  const status = typeof schema === 'string' || typeof schema === 'number' ? schema : httpStatus
+export function serializeInput (route: RouteContext, input: unknown, schema: unknown, httpStatus: unknown, method: string, url: string, contentType?: unknown): string {
+  const byKey = typeof schema === 'string' || typeof schema === 'number'
+  const status = byKey ? schema : httpStatus
+  // Fastify 4.29: serializeInput(input, 200, 'text/plain') names a media type of that key's `content`
+  const type = byKey && typeof httpStatus === 'string' ? httpStatus : typeof contentType === 'string' ? contentType : undefined
   if (status !== null && status !== undefined) {
-    const serialize = route.serializers?.forKey(status as string | number)
-    if (serialize === undefined) throw new errorCodes.FST_ERR_MISSING_SERIALIZATION_FN(status)
+    const serialize = route.serializers?.forKey(status as string | number, type)
+    if (serialize === undefined) {
+      if (type !== undefined) throw new errorCodes.FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN(status, type)
+      throw new errorCodes.FST_ERR_MISSING_SERIALIZATION_FN(status)
+    }
     return serialize(input)
   }
   if (!isSchemaObject(schema)) throw new errorCodes.FST_ERR_MISSING_SERIALIZATION_FN(String(schema))
-  return compileSerializationSchema(route, schema, null, method, url)(input)
+  return compileSerializationSchema(route, schema, null, method, url, type ?? null)(input)
 }

@@ -419,8 +419,24 @@ test('hasPlugin tells whether a named (wrapped) plugin was loaded into this cont
   assert.equal(beforeLoad, false)
   assert.equal(app.hasPlugin('cookie'), true)
   assert.equal(app.hasPlugin('nope'), false)
-  // Fastify 4.3 keeps one name chain per context: a child does not list its parent's plugins
-  assert.equal(childSees, false)
+  // Fastify 4.29: a plugin registered by name (metadata) is also seen from the contexts below
+  assert.equal(childSees, true)
+})
+
+test('hasPlugin: plain functions are known only in the context they run in (name chain); named plugins also below', async () => {
+  const app: any = trellis()
+  const seen: Record<string, boolean[]> = {}
+  app.register(async function outer (o: any) {
+    o.register(fp(async () => {}, { name: 'named-inner' }))
+    o.register(async function inner (i: any) {
+      seen.inner = [i.hasPlugin('outer'), i.hasPlugin('inner'), i.hasPlugin('named-inner')]
+    })
+  })
+  app.register(async function sibling (s: any) { seen.sibling = [s.hasPlugin('outer'), s.hasPlugin('named-inner')] })
+  await app.ready()
+  assert.deepEqual(seen.inner, [false, true, true])
+  assert.deepEqual(seen.sibling, [false, false])
+  assert.equal(app.hasPlugin('named-inner'), false)
 })
 
 test('printPlugins shows the tree of loaded plugins in load order', async () => {

@@ -52,17 +52,17 @@ test('ill-typed options fail fast with FST_ERR_INIT_OPTS_INVALID', () => {
   }
 })
 
-test('a non-object options argument is refused', () => {
-  assert.throws(() => trellis('fast' as never), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+test('a non-object options argument is refused (FST_ERR_OPTIONS_NOT_OBJ, Fastify 4.29)', () => {
+  assert.throws(() => trellis('fast' as never), { code: 'FST_ERR_OPTIONS_NOT_OBJ' })
 })
 
-test('a non-object options argument is refused with 4.3\'s message; a bad boolean names the option and says "must be boolean"', () => {
-  assert.throws(() => trellis('lol' as never), { code: 'FST_ERR_INIT_OPTS_INVALID', message: 'Options must be an object' })
+test('a non-object options argument is refused with Fastify\'s message; a bad boolean names the option and says "must be boolean"', () => {
+  assert.throws(() => trellis('lol' as never), { code: 'FST_ERR_OPTIONS_NOT_OBJ', message: 'Options must be an object' })
   assert.throws(() => trellis({ jsonShorthand: 'hello' } as never), { code: 'FST_ERR_INIT_OPTS_INVALID', message: /"jsonShorthand" must be boolean/ })
 })
 
-test('a querystringParser that is not a function is refused with 4.3\'s message', () => {
-  assert.throws(() => trellis({ querystringParser: 10 } as never), { message: "querystringParser option should be a function, instead got 'number'" })
+test('a querystringParser that is not a function is refused with Fastify\'s message (FST_ERR_QSP_NOT_FN)', () => {
+  assert.throws(() => trellis({ querystringParser: 10 } as never), { code: 'FST_ERR_QSP_NOT_FN', message: "querystringParser option should be a function, instead got 'number'" })
 })
 
 test('numbers and booleans given as strings are coerced like 4.3', () => {

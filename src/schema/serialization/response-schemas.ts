@@ -1,8 +1,8 @@
 /**
  * `schema.response` -> one serializer per declared key; lookup by status: exact code -> class
  * (`2xx`, case-insensitive) -> `default`. Shorthand values (properties at top level) are normalized
- * to `{ type: 'object', properties: value }` first. Build failures are wrapped as
- * FST_ERR_SCH_SERIALIZATION_BUILD naming the route and the status key.
+ * to `{ type: 'object', properties: value }` first. Build failures (and a key that is no status,
+ * class or `default`) are wrapped as FST_ERR_SCH_SERIALIZATION_BUILD naming the route.
  */
 import { errorCodes } from '../../errors'
 import type { SerializerCompiler, SerializerFn } from './index'
@@ -15,8 +15,11 @@ export interface ResponseSerializers {
    * type (none when it has no schema for it).
    */
   forStatus: (statusCode: number, contentType?: string) => SerializerFn | undefined
-  /** The serializer declared under exactly this key of `schema.response` (`201`, `'4xx'`, `'default'`). */
-  forKey: (key: string | number) => SerializerFn | undefined
+  /**
+   * The serializer declared under exactly this key of `schema.response` (`201`, `'4xx'`,
+   * `'default'`); with `contentType`, the one of that key's `content` for that media type.
+   */
+  forKey: (key: string | number, contentType?: string) => SerializerFn | undefined
 }
 
 /** Keywords that mark a value as a full JSON Schema rather than the properties shorthand. */
@@ -79,6 +82,9 @@ function contentSchemas (schema: unknown): Array<[string, unknown]> | undefined 
   })
 }
 
+/** The keys `schema.response` may have: a status code (100-599), a class (`2xx`, any case) or `default`. */
+const STATUS_KEY = /^[1-5](?:\d{2}|xx)$|^default$/i
+
 export function compileResponseSerializers (input: {
   responseSchemas: Record<string, unknown>
   method: string
@@ -88,6 +94,7 @@ export function compileResponseSerializers (input: {
   const exact = new Map<number, Entry>()
   const byClass = new Map<number, Entry>()
   const byKey = new Map<string, SerializerFn>()
+  const byKeyContent = new Map<string, ByMediaType>()
   let fallback: Entry | undefined
   const compile = (schema: unknown, httpStatus: string, contentType?: string): SerializerFn => {
     try {
@@ -99,12 +106,19 @@ export function compileResponseSerializers (input: {
     }
   }
   for (const httpStatus of Object.keys(input.responseSchemas ?? {})) {
+    // Fastify 4.29: a key that is no status code, class or `default` (a schema given without
+    // status keys, say) is FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX at build time
+    if (!STATUS_KEY.test(httpStatus)) {
+      const err = new errorCodes.FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX()
+      throw new errorCodes.FST_ERR_SCH_SERIALIZATION_BUILD(input.method, input.url, err.message, { cause: err })
+    }
     const raw = unwrapFluentSchema(input.responseSchemas[httpStatus])
     const content = contentSchemas(raw)
     let fn: Entry
     if (content !== undefined) {
       fn = new Map()
       for (const [type, schema] of content) fn.set(type, compile(normalizeResponseSchema(schema), httpStatus, type))
+      byKeyContent.set(httpStatus, fn)
     } else {
       const compiled = compile(normalizeResponseSchema(raw), httpStatus)
       byKey.set(httpStatus, compiled)
@@ -112,8 +126,7 @@ export function compileResponseSerializers (input: {
     }
     if (httpStatus === 'default') fallback = fn
     else if (/^[1-5]xx$/i.test(httpStatus)) byClass.set(Number(httpStatus[0]), fn)
-    else if (/^\d{3}$/.test(httpStatus)) exact.set(Number(httpStatus), fn)
-    // any other key can never be selected (as in Fastify 4.3): compiled, then ignored
+    else exact.set(Number(httpStatus), fn)
   }
   return {
     forStatus (statusCode: number, contentType?: string): SerializerFn | undefined {
@@ -121,7 +134,8 @@ export function compileResponseSerializers (input: {
       if (entry === undefined || typeof entry === 'function') return entry
       return typeof contentType === 'string' ? entry.get(contentType.split(';', 1)[0]) : undefined
     },
-    forKey (key: string | number): SerializerFn | undefined {
+    forKey (key: string | number, contentType?: string): SerializerFn | undefined {
+      if (typeof contentType === 'string') return byKeyContent.get(String(key))?.get(contentType)
       return byKey.get(String(key))
     }
   }

@@ -4,6 +4,7 @@
  * `querystring/n must be integer`.
  */
 import type { SchemaErrorFormatter } from './types'
+import { errorCodes } from '../../errors'
 
 function describe (error: unknown, dataVar: string): string {
   if (typeof error === 'string') return `${dataVar} ${error}`
@@ -28,10 +29,7 @@ export const defaultSchemaErrorFormatter: SchemaErrorFormatter = function defaul
  * it builds the 400 error inline, so an async one would hand back a Promise instead of an Error.
  */
 export function assertSchemaErrorFormatter (formatter: unknown): asserts formatter is SchemaErrorFormatter {
-  if (typeof formatter !== 'function') {
-    throw new Error(`schemaErrorFormatter option should be a function, instead got ${typeof formatter}`)
-  }
-  if (formatter.constructor?.name === 'AsyncFunction') {
-    throw new Error('schemaErrorFormatter option should not be an async function')
-  }
+  // Fastify 4.29's error (4.3 threw plain Errors with other texts)
+  if (typeof formatter !== 'function') throw new errorCodes.FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN(typeof formatter)
+  if (formatter.constructor?.name === 'AsyncFunction') throw new errorCodes.FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN('AsyncFunction')
 }

@@ -30,7 +30,7 @@ function describeReason (error: unknown): string {
 /**
  * Compiles the request-part validators of a route schema. A part is validated only when its
  * schema is present (truthy). Throws FST_ERR_SCH_DUPLICATE when both `query` and `querystring` are
- * set, FST_ERR_SCH_BODY_ON_GET for a body schema on a GET/HEAD-only route, and
+ * set, FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED for a body schema on a GET/HEAD-only route, and
  * FST_ERR_SCH_VALIDATION_BUILD (with `cause`) when the compiler throws.
  */
 export function compileRouteValidators (input: CompileRouteValidatorsInput): RouteValidators {
@@ -49,7 +49,7 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
   ]
 
   if (schema.body && methodList(method).every((m) => BODYLESS.has(m))) {
-    throw new errorCodes.FST_ERR_SCH_BODY_ON_GET(String(method), url)
+    throw new errorCodes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(String(method), url)
   }
 
   const normalizeOptions = { jsonShorthand: input.jsonShorthand, url }
