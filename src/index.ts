@@ -10,7 +10,7 @@ import { resolveOptions, initialConfig, type TrellisOptions as OptionsInput } fr
 import { createLogger } from './server/logger'
 import { createServer } from './server/listen'
 import { TrellisInstance as InstanceClass } from './instance'
-import './instance-fastify4x'
+import { defineOwnAccessors } from './instance-fastify4x'
 import type * as http from 'node:http'
 import type * as https from 'node:https'
 import type * as http2 from 'node:http2'
@@ -64,6 +64,7 @@ function trellis (input?: object): unknown {
   const resolved = resolveOptions(options)
   const log = createLogger(resolved.logger)
   const instance = new InstanceClass()
+  defineOwnAccessors(instance as never)
   const root = new RootState(resolved, log, instance)
   root.initialConfig = initialConfig(resolved)
   const parsers = new ContentTypeParsers({

@@ -74,3 +74,14 @@ const methods: Record<string, PropertyDescriptor> = {
 for (const key of Reflect.ownKeys(methods)) {
   Object.defineProperty(TrellisInstance.prototype, key, { configurable: true, enumerable: false, ...methods[key as string] })
 }
+
+/**
+ * Fastify 4.29 defines `errorHandler` and `childLoggerFactory` as getters of the instance object
+ * itself, without a setter: the root instance gets the same own accessors (child instances inherit them).
+ */
+export function defineOwnAccessors (instance: TrellisInstance): void {
+  for (const name of ['errorHandler', 'childLoggerFactory']) {
+    const descriptor = Object.getOwnPropertyDescriptor(TrellisInstance.prototype, name)
+    if (descriptor?.get !== undefined) Object.defineProperty(instance, name, { configurable: true, enumerable: false, get: descriptor.get })
+  }
+}

@@ -86,12 +86,14 @@ export class TrellisInstance {
       bootReady(root)
       return undefined
     }
-    const promise = bootReady(root)
+    const ready = bootReady(root).then(() => this)
     if (typeof cb === 'function') {
-      promise.then(() => cb.call(this, null, this), (err: Error) => cb.call(this, err))
+      // called back from the same depth of promise the `ready()` form resolves at, so that mixed
+      // ready(cb) / ready().then() calls settle in call order (Fastify 4.29)
+      ready.then(() => cb.call(this, null, this), (err: Error) => cb.call(this, err))
       return undefined
     }
-    return promise.then(() => this)
+    return ready
   }
 
   // ---------------------------------------------------------------- decorators
@@ -159,8 +161,11 @@ export class TrellisInstance {
     return this
   }
 
+  /** Fastify 4.29: whether `findRoute` finds a route for this method and URL (a URL matching a parametric or regexp route counts). */
   hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
-    return ctx(this).root.router.has(String(options.method).toUpperCase(), options.url, options.constraints)
+    const method = typeof options?.method === 'string' ? options.method.toUpperCase() : ''
+    if (method === '') return false
+    return ctx(this).root.router.find(method, options.url || '', options.constraints) !== null
   }
 
   /** The (req, res) function answering requests that match no route; by default the 404 routes. */

@@ -163,3 +163,34 @@ test('routes are chainable', async () => {
   assert.equal(r, app)
   await app.close()
 })
+
+test('hasRoute answers as findRoute does (Fastify 4.29): a URL that a parametric or regexp route matches counts', () => {
+  const app = trellis()
+  app.get('/example/:file(^\\d+).png', async () => 'x')
+  assert.equal(app.hasRoute({ method: 'GET', url: '/example/12345.png' }), true)
+  assert.equal(app.hasRoute({ method: 'GET', url: '/example/abc.png' }), false)
+  assert.equal(app.hasRoute({ method: 'get', url: '/example/1.png' }), true)
+  assert.equal(app.hasRoute({} as never), false)
+  assert.equal(app.hasRoute({ method: 'GET' } as never), false)
+})
+
+test('ready(cb) and ready().then() called in turn settle in call order', async () => {
+  const app = trellis()
+  const order: number[] = []
+  for (const n of [1, 2, 3, 4, 5, 6]) {
+    if (n % 2 === 1) app.ready(() => { order.push(n) })
+    else void app.ready().then(() => { order.push(n) })
+  }
+  await app.ready()
+  assert.deepEqual(order, [1, 2, 3, 4, 5, 6])
+})
+
+test('errorHandler and childLoggerFactory are read-only accessors of the instance itself', () => {
+  const app: any = trellis()
+  for (const name of ['errorHandler', 'childLoggerFactory']) {
+    const descriptor = Object.getOwnPropertyDescriptor(app, name)
+    assert.equal(typeof descriptor?.get, 'function', name)
+    assert.equal(descriptor?.set, undefined, name)
+    assert.equal(typeof app[name], 'function', name)
+  }
+})
