@@ -101,7 +101,7 @@ function isPositiveLimit (n: unknown): n is number {
  *   Content-Length (or an unparseable Content-Length) gives `FST_ERR_CTP_INVALID_CONTENT_LENGTH`
  *   (400). `'string'` bodies are decoded as utf-8 whatever the charset parameter says (4.3).
  * - A payload `error`, or a payload closed before its end (client abort), gives that error with
- *   `statusCode = 400` added when it has none; `done` is still called once and nothing hangs.
+ *   `statusCode = 400` when it has none or one below 400 (Fastify 4.29); `done` is still called once and nothing hangs.
  * - The parser may call `done`, return a promise, or throw: a throw or rejection becomes the
  *   error (passed on unchanged, so its own `statusCode` — or none, which the reply turns into
  *   500 — is kept, as in 4.3; a rejection without a reason becomes an Error). Second calls of
@@ -256,7 +256,8 @@ function noop (): void {}
 
 function withStatus (err: unknown): Error {
   const e = (err instanceof Error ? err : new Error(String(err))) as Error & { statusCode?: number }
-  if (typeof e.statusCode !== 'number') e.statusCode = 400
+  // Fastify 4.29: a status below 400 (or not a number) cannot describe a failed body read
+  if (typeof e.statusCode !== 'number' || e.statusCode < 400) e.statusCode = 400
   return e
 }
 

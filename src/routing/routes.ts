@@ -77,6 +77,11 @@ function checkOptions (opts: RouteOptions, methods: string[], path: string): voi
   if (opts.bodyLimit !== undefined && (!Number.isInteger(opts.bodyLimit) || opts.bodyLimit <= 0)) {
     throw new errorCodes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(String(opts.bodyLimit))
   }
+  checkRouteHooks(opts)
+}
+
+/** Route-level hooks must be functions (an array may not hold anything else), with the arity their style needs. */
+function checkRouteHooks (opts: RouteOptions): void {
   for (const name of requestHookNames) {
     const hook = opts[name]
     if (hook === undefined) continue
@@ -129,7 +134,11 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   opts.logLevel = opts.logLevel ?? context.logLevel
   if (context.logSerializers !== undefined || opts.logSerializers !== undefined) opts.logSerializers = { ...context.logSerializers, ...opts.logSerializers }
   if (opts.attachValidation === undefined || opts.attachValidation === null) opts.attachValidation = false
-  if (!prefixing) for (const hook of context.onRoute) hook.call(context.instance, opts)
+  if (!prefixing && context.onRoute.length > 0) {
+    for (const hook of context.onRoute) hook.call(context.instance, opts)
+    // onRoute hooks may have changed the route's hooks: checked again (Fastify 4.29)
+    checkRouteHooks(opts)
+  }
 
   const constraints = { ...(opts.constraints ?? {}) }
   if (opts.version !== undefined && opts.version !== null && opts.version !== '') {

@@ -194,6 +194,15 @@ test('onRoute can change the url and the handler', async () => {
   assert.equal((await app.inject('/new')).body, 'replaced')
 })
 
+test('hooks an onRoute hook puts on a route are checked like the route\'s own (FST_ERR_HOOK_INVALID_HANDLER)', async () => {
+  const app: any = trellis()
+  app.addHook('onRoute', (opts: any) => { if (opts.url === '/bad') opts.onSend = [undefined] })
+  assert.throws(() => app.get('/bad', async () => 'x'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'onSend hook should be a function, instead got [object Undefined]' })
+  app.addHook('onRoute', (opts: any) => { if (opts.url === '/good') opts.onSend = [async (_q: unknown, _r: unknown, payload: string) => payload + '!'] })
+  app.get('/good', async () => 'x')
+  assert.equal((await app.inject('/good')).body, 'x!')
+})
+
 test('onRoute sees prefixed urls and is inherited by children, not seen by the parent', async () => {
   const app: any = trellis()
   const rootSeen: string[] = []
