@@ -87,8 +87,11 @@ function defaultErrorHandler (this: unknown, error: any, request: any, reply: Re
     const statusCode = error?.statusCode ?? error?.status
     reply.code(statusCode >= 400 && statusCode <= 599 ? statusCode : 500)
   }
-  if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error?.message)
-  else reply.log.error({ req: request, res: reply, err: error }, error?.message)
+  // disableRequestLogging also silences the default handler's error lines (Fastify 4.29; 4.3 logged them)
+  if (!reply.routeContext.root.options.disableRequestLogging) {
+    if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error?.message)
+    else reply.log.error({ req: request, res: reply, err: error }, error?.message)
+  }
   reply.send(error)
 }
 
@@ -109,7 +112,9 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
   if (statusCode < 400) { statusCode = 500; reply.raw.statusCode = 500 }
   let payload: string
   try {
-    const serializer = reply.routeContext.serializers?.forStatus(statusCode, reply.getHeader('content-type') as string | undefined)
+    // the error payload is JSON: without a content-type of its own, the route's JSON schema for the status applies (Fastify 4.29)
+    const contentType = (reply.getHeader('content-type') as string | undefined) ?? 'application/json; charset=utf-8'
+    const serializer = reply.routeContext.serializers?.forStatus(statusCode, contentType)
     payload = serializer === undefined
       ? serializeError(statusCode, error)
       : serializer(Object.create(error, {
@@ -118,7 +123,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
         statusCode: { value: statusCode }
       }))
   } catch (serializationError) {
-    reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
+    if (!reply.routeContext.root.options.disableRequestLogging) reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
     reply.raw.statusCode = 500
     // Fastify 4.29: FST_ERR_FAILED_ERROR_SERIALIZATION naming both errors (4.3 sent the serializer's error as a 500)
     const failed = new errorCodes.FST_ERR_FAILED_ERROR_SERIALIZATION((serializationError as Error)?.message, error?.message)

@@ -184,6 +184,8 @@ function sendStream (reply: ReplyBase, payload: Readable): void {
 }
 
 function logStreamError (reply: ReplyBase, err: Error & { code?: string }): void {
-  if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.info({ res: reply }, 'stream closed prematurely')
+  if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    if (!reply.routeContext.root.options.disableRequestLogging) reply.log.info({ res: reply }, 'stream closed prematurely')
+  }
   else reply.log.warn({ err }, 'response terminated with an error with headers already sent')
 }

@@ -12,9 +12,10 @@ import { contextGenReqId } from '../context/gen-req-id'
 import { contextChildLoggerFactory } from '../context/child-logger-factory'
 import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
 
-export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void } }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
+export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void }; routeContext: RouteContext }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
   const message = `Route ${request.raw.method ?? 'GET'}:${request.raw.url ?? '/'} not found`
-  request.log.info(message)
+  // not logged with disableRequestLogging (Fastify 4.29)
+  if (!request.routeContext.root.options.disableRequestLogging) request.log.info(message)
   reply.code(404).send({ message, error: 'Not Found', statusCode: 404 })
 }
 

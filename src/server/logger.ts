@@ -71,8 +71,18 @@ export function missingDefaultSerializers (logger: Logger): Record<string, (valu
   return any ? missing : undefined
 }
 
+const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
+/**
+ * A logger instance has all of Fastify's logger methods; an object with none of them is pino
+ * options. One with some but not all (console, say) is FST_ERR_LOG_INVALID_LOGGER naming the
+ * missing ones (Fastify 4.29; 4.3 took it for pino options).
+ */
 function looksLikeLogger (value: Record<string, unknown>): boolean {
-  return ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child'].every((m) => typeof value[m] === 'function')
+  const missing = LOGGER_METHODS.filter((m) => typeof value[m] !== 'function')
+  if (missing.length === 0) return true
+  if (missing.length === LOGGER_METHODS.length) return false
+  throw new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
 }
 
 export function createLogger (option: unknown): Logger {

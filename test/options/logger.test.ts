@@ -83,6 +83,34 @@ test('disableRequestLogging suppresses incoming/completed lines', async () => {
   assert.equal(lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed').length, 0)
 })
 
+test('disableRequestLogging also silences the default error handler\'s lines and the 404 "Route ... not found" line (Fastify 4.29)', async () => {
+  const { stream, lines } = logCollector()
+  const app = trellis({ logger: { stream, level: 'info' }, disableRequestLogging: true })
+  app.get('/500', (_req, reply) => { reply.code(500).send(new Error('500 error')) })
+  app.get('/400', async () => { throw Object.assign(new Error('bad'), { statusCode: 400 }) })
+  assert.equal((await app.inject('/500')).statusCode, 500)
+  assert.equal((await app.inject('/400')).statusCode, 400)
+  assert.equal((await app.inject('/missing')).statusCode, 404)
+  assert.equal((await app.inject('/%c0')).statusCode, 400)
+  await app.close()
+  assert.deepEqual(lines, [])
+  // and without the option, the same requests are logged
+  const logged = logCollector()
+  const loud = trellis({ logger: { stream: logged.stream, level: 'info' } })
+  loud.get('/500', (_req, reply) => { reply.code(500).send(new Error('500 error')) })
+  await loud.inject('/500')
+  await loud.inject('/missing')
+  await loud.close()
+  assert.ok(logged.lines.some((l) => l.msg === '500 error' && l.level === 50))
+  assert.ok(logged.lines.some((l) => l.msg === 'Route GET:/missing not found'))
+})
+
+test('a logger object with some of the logger methods but not all is FST_ERR_LOG_INVALID_LOGGER naming the missing ones', () => {
+  assert.throws(() => trellis({ logger: console as never }), { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): 'fatal,child'." })
+  const noChild = { info () {}, error () {}, debug () {}, fatal () {}, warn () {}, trace () {} }
+  assert.throws(() => trellis({ logger: noChild as never }), { code: 'FST_ERR_LOG_INVALID_LOGGER', message: /'child'/ })
+})
+
 test('logger with both stream and file is refused', () => {
   assert.throws(() => trellis({ logger: { stream: process.stdout, file: '/tmp/x.log' } }), { code: 'FST_ERR_LOG_INVALID_DESTINATION' })
 })
