@@ -134,6 +134,8 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   opts.logLevel = opts.logLevel ?? context.logLevel
   if (context.logSerializers !== undefined || opts.logSerializers !== undefined) opts.logSerializers = { ...context.logSerializers, ...opts.logSerializers }
   if (opts.attachValidation === undefined || opts.attachValidation === null) opts.attachValidation = false
+  // the automatic HEAD route starts from the options as they were before onRoute hooks changed them (Fastify 4.29)
+  const headBase = opts.method === 'GET' && !autoHead ? { ...opts } : opts
   if (!prefixing && context.onRoute.length > 0) {
     for (const hook of context.onRoute) hook.call(context.instance, opts)
     // onRoute hooks may have changed the route's hooks: checked again (Fastify 4.29)
@@ -160,8 +162,8 @@ function register (context: Context, opts: RouteOptions, path: string, prefix: s
   if (autoHead || opts.method !== 'GET') return
   const headAnswered = root.router.matches('HEAD', finalUrl, constraints)
   if (exposeHead && !headAnswered) {
-    const onSend = opts.onSend === undefined ? [headOnSend] : ([] as unknown[]).concat(opts.onSend, headOnSend)
-    register(context, { ...opts, method: 'HEAD', onSend, exposeHeadRoute: false }, path, prefix, prefixing, true)
+    const onSend = headBase.onSend === undefined ? [headOnSend] : ([] as unknown[]).concat(headBase.onSend, headOnSend)
+    register(context, { ...headBase, method: 'HEAD', onSend, exposeHeadRoute: false }, path, prefix, prefixing, true)
   } else if (headAnswered && opts.exposeHeadRoute === true) {
     // the route asked for a HEAD route that the application's own HEAD route already provides
     emitDeprecation('FSTDEP007')

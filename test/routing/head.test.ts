@@ -85,3 +85,19 @@ test('exposeHeadRoute: true on a GET route whose HEAD route the application alre
     process.off('warning', listener)
   }
 })
+
+test('the automatic HEAD route is built from the options as given, not as onRoute hooks changed them for GET (Fastify 4.29)', async () => {
+  const app: any = trellis()
+  const lengths: Array<[string, number]> = []
+  app.addHook('onRoute', (opts: any) => {
+    if (Array.isArray(opts.onRequest)) opts.onRequest.push(async () => {})
+    else opts.onRequest = [async (_req: any, reply: any) => { reply.header('x-on-request', 'yes') }]
+  })
+  app.addHook('onRoute', (opts: any) => { lengths.push([opts.method, opts.onRequest.length]) })
+  app.get('/coffee', async () => 'hello world')
+  assert.deepEqual(lengths, [['GET', 1], ['HEAD', 1]])
+  const head = await app.inject({ method: 'HEAD', url: '/coffee' })
+  assert.equal(head.statusCode, 200)
+  assert.equal(head.headers['x-on-request'], 'yes')
+  assert.equal(head.headers['content-length'], '11')
+})
