@@ -49,6 +49,16 @@ test('malformed HTTP after a first request on a keep-alive connection still gets
   } finally { await app.close() }
 })
 
+test('malformed HTTP pipelined right behind a good request: the 200 is sent whole, then the 400 (Fastify 4.29)', async () => {
+  const app = trellis({ keepAliveTimeout: 100 })
+  app.get('/', async () => 'OK\n')
+  const { port } = await listen(app)
+  try {
+    const raw = await rawRequest(port, 'GET / HTTP/1.1\r\nHost: example.com\r\n\r\n\r\nGET /?a b HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n\r\n')
+    assert.match(raw, /^HTTP\/1.1 200 OK.*\r\n\r\nOK\n.*HTTP\/1.1 400 Bad Request/s)
+  } finally { await app.close() }
+})
+
 test('client errors on a reset or destroyed socket are left alone', () => {
   const app = trellis()
   const calls: string[] = []
