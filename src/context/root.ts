@@ -100,7 +100,8 @@ export class RootState {
       onBadUrl: (path, req, res) => {
         const { request, reply } = this.bareRequest(req, res)
         if (options.frameworkErrors !== undefined) { options.frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
-        reply.code(400).send({ error: 'Bad Request', message: `'${path}' is not a valid url component`, statusCode: 400 })
+        // Fastify 4.29's body has the code (4.3's had none)
+        reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message: `'${path}' is not a valid url component`, statusCode: 400 })
       },
       onConstraintError: (req, res) => {
         if (options.frameworkErrors !== undefined) {

@@ -86,6 +86,8 @@ function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): v
   if (method === 'GET' || method === 'HEAD' || !shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
   parseBody(request, payload, reply.routeContext.parsers, reply.routeContext.bodyLimit, (err, body) => {
     if (err !== null) {
+      // a request no route matches is a 404 whatever its content type (Fastify 4.29): the body is left unread
+      if (reply.routeContext.is404 && (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') { preValidation(request, reply); return }
       if ((err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
       failWith(reply, err)
       return

@@ -83,7 +83,31 @@ test('bad URL encoding in a path gives 400 with a JSON body (inject)', async () 
   assert.equal(body.statusCode, 400)
   assert.equal(body.error, 'Bad Request')
   assert.equal(body.message, "'/%zz' is not a valid url component")
+  assert.equal(body.code, 'FST_ERR_BAD_URL')
   await app.close()
+})
+
+test('a request no route matches is a 404 whatever its content type (Fastify 4.29: no 415), on inject and a real socket', async () => {
+  const app = trellis()
+  app.post('/known', async () => 'x')
+  const res = await app.inject({ method: 'POST', url: '/unknown', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' })
+  assert.equal(res.statusCode, 404)
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
+  assert.equal(res.json().message, 'Route POST:/unknown not found')
+  // a known route still refuses the media type
+  assert.equal((await app.inject({ method: 'POST', url: '/known', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' })).statusCode, 415)
+  const { port } = await listen(app)
+  try {
+    const raw = await rawRequest(port, 'POST /unknown HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-unknown\r\nContent-Length: 5\r\n\r\nhello' +
+      'GET /unknown2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    const answers = raw.split(/(?=HTTP\/1\.1 )/)
+    assert.equal(answers.length, 2, raw)
+    assert.match(answers[0], /^HTTP\/1\.1 404 /)
+    assert.match(answers[1], /^HTTP\/1\.1 404 /)
+    assert.match(answers[1], /Route GET:\/unknown2 not found/)
+  } finally {
+    await app.close()
+  }
 })
 
 test('bad URL encoding over a real socket gives 400 JSON and the server keeps serving', async () => {
