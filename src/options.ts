@@ -53,6 +53,8 @@ export interface TrellisOptions {
   jsonShorthand?: boolean
   serverFactory?: (handler: (req: IncomingMessage, res: any) => void, opts: unknown) => any
   https?: Record<string, unknown> | null
+  /** Fastify 4.29: options for node's http.createServer (ignored with https or http2). */
+  http?: Record<string, unknown> | null
   http2?: boolean
   http2SessionTimeout?: number
   rewriteUrl?: (this: any, req: IncomingMessage) => string
@@ -212,6 +214,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
   if (trustProxy !== undefined && !['boolean', 'string', 'number', 'function', 'object'].includes(typeof trustProxy)) invalid('"trustProxy" has an invalid type')
   const forceClose = opts.forceCloseConnections
   if (forceClose !== undefined && typeof forceClose !== 'boolean' && forceClose !== 'idle') invalid('"forceCloseConnections" must be a boolean or "idle"')
+  if (opts.http !== undefined && opts.http !== null && Object.prototype.toString.call(opts.http) !== '[object Object]') invalid('"http" must be an object')
   const requestTimeout = integer(opts, 'requestTimeout', DEFAULT_REQUEST_TIMEOUT)
   return {
     logger: logger as TrellisOptions['logger'],

@@ -31,7 +31,8 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
     }
     server = options.https !== null
       ? https.createServer({ ...options.https, ...serverOptions }, listener)
-      : http.createServer(serverOptions, listener)
+      // Fastify 4.29's `http` option: node's own server options; trellis's timeouts above still apply
+      : http.createServer({ ...(options.input.http ?? {}), ...serverOptions }, listener)
     // node reads maxRequestsPerSocket from the server object only (createServer ignores the option):
     // past it, node answers 503 and closes the connection
     if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket

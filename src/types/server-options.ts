@@ -42,6 +42,8 @@ export type AsyncConstraintStrategy<V extends HTTPVersion, T = string> = Omit<Co
 export type AnyConstraintStrategy<V extends HTTPVersion, T = unknown> = ConstraintStrategy<V, T> | AsyncConstraintStrategy<V, T>
 
 export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends LoggerInstance = LoggerInstance> = {
+  /** Fastify 4.29: options for node's `http.createServer` (ignored with `https` or `http2`). */
+  http?: http.ServerOptions | null
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
   /** Fastify 4.29: `;` also starts the query string (default true). */
