@@ -133,7 +133,7 @@ export const errorCodes = {
 
   // plugins
   FST_ERR_PLUGIN_VERSION_MISMATCH: E('FST_ERR_PLUGIN_VERSION_MISMATCH', "fastify-plugin: %s - expected '%s' fastify version, '%s' is installed"),
-  FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: E('FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', "The dependency '%s' of plugin '%s' is not registered"),
+  FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: E('FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', "The decorator '%s'%s is not present in %s"),
   FST_ERR_PLUGIN_CALLBACK_NOT_FN: E('FST_ERR_PLUGIN_CALLBACK_NOT_FN', 'fastify-plugin: %s'),
   FST_ERR_PLUGIN_NOT_VALID: E('FST_ERR_PLUGIN_NOT_VALID', 'fastify-plugin: %s'),
   FST_ERR_ROOT_PLG_BOOTED: E('FST_ERR_ROOT_PLG_BOOTED', 'fastify-plugin: %s'),

@@ -2,6 +2,7 @@
  * Plugin metadata (`Symbol.for('plugin-meta')`, set by trellis/plugin and fastify-plugin):
  * the framework version range, required plugins and required decorators, checked before load.
  */
+import { AssertionError } from 'node:assert'
 import { errorCodes } from '../errors'
 import type { Context } from './context'
 import { pluginMeta } from './plugins'
@@ -28,7 +29,8 @@ export function checkPluginMeta (fn: unknown, context: Context): void {
       if (names === undefined) continue
       if (!Array.isArray(names)) throw new TypeError('The decorators should be an array of strings')
       for (const name of names) {
-        if (!exists(name)) throw new Error(`The decorator '${name}'${withName} is not present in ${where}`)
+        // Fastify 4.29's code for a missing required decorator (4.3: a plain Error, same text)
+        if (!exists(name)) throw new errorCodes.FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE(name, withName, where)
       }
     }
   }
@@ -37,7 +39,8 @@ export function checkPluginMeta (fn: unknown, context: Context): void {
     if (!Array.isArray(dependencies)) throw new TypeError('The dependencies should be an array of strings')
     for (const dependency of dependencies) {
       if (!context.registeredPlugins.includes(dependency)) {
-        throw new errorCodes.FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE(dependency, meta.name ?? 'anonymous')
+        // as Fastify (4.3 and 4.29): an assertion error
+        throw new AssertionError({ message: `The dependency '${dependency}' of plugin '${String(meta.name)}' is not registered` })
       }
     }
   }

@@ -293,6 +293,12 @@ export class ReplyBase {
         onSend(this, payload)
         return this
       }
+      // any other TypedArray (or DataView) is sent as its bytes, like a Buffer (Fastify 4.29)
+      if (ArrayBuffer.isView(payload)) {
+        if (!hasContentType) this.headersStore['content-type'] = OCTET_TYPE
+        onSend(this, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+        return this
+      }
       if (!hasContentType && typeof payload === 'string') {
         this.headersStore['content-type'] = TEXT_TYPE
         onSend(this, payload)

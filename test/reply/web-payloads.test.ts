@@ -34,3 +34,36 @@ test('a fetch Response payload gives its status, headers and body; a consumed bo
   assert.equal(hook.statusCode, 202)
   assert.equal(hook.payload, 'replaced by onSend')
 })
+
+test('TypedArrays are sent as their bytes with application/octet-stream, like Buffers (Fastify 4.29), also over a real socket', async () => {
+  const app = trellis()
+  app.get('/u16', (_req, reply) => { reply.send(new Uint16Array([1, 2])) })
+  app.get('/f32', (_req, reply) => { reply.send(new Float32Array([1.5])) })
+  app.get('/typed', (_req, reply) => { reply.type('image/x-raw').send(new Int8Array([-1, 2, -3]).subarray(1)) })
+  const u16 = await app.inject('/u16')
+  assert.equal(u16.headers['content-type'], 'application/octet-stream')
+  assert.deepEqual([...u16.rawPayload], [1, 0, 2, 0])
+  assert.equal(u16.headers['content-length'], '4')
+  assert.deepEqual([...(await app.inject('/f32')).rawPayload], [...Buffer.from(new Float32Array([1.5]).buffer)])
+  const typed = await app.inject('/typed')
+  assert.equal(typed.headers['content-type'], 'image/x-raw')
+  assert.deepEqual([...typed.rawPayload], [2, 253])
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const res = await fetch(`http://127.0.0.1:${app.addresses()[0].port}/u16`)
+    assert.equal(res.headers.get('content-type'), 'application/octet-stream')
+    assert.deepEqual([...new Uint8Array(await res.arrayBuffer())], [1, 0, 2, 0])
+  } finally {
+    await app.close()
+  }
+})
+
+test('listeningOrigin is the address the server listens on (Fastify 4.29)', async () => {
+  const app: any = trellis()
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    assert.equal(app.listeningOrigin, `http://127.0.0.1:${app.server.address().port}`)
+  } finally {
+    await app.close()
+  }
+})
