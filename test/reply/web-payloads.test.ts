@@ -57,13 +57,3 @@ test('TypedArrays are sent as their bytes with application/octet-stream, like Bu
     await app.close()
   }
 })
-
-test('listeningOrigin is the address the server listens on (Fastify 4.29)', async () => {
-  const app: any = trellis()
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  try {
-    assert.equal(app.listeningOrigin, `http://127.0.0.1:${app.server.address().port}`)
-  } finally {
-    await app.close()
-  }
-})

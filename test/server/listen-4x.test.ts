@@ -26,3 +26,13 @@ test('listen: an abort signal closes the instance; a signal that is not one is F
   assert.equal(app.server.listening, false)
   assert.throws(() => trellis().listen({ port: 0, signal: {} as any }), { code: 'FST_ERR_LISTEN_OPTIONS_INVALID', message: "Invalid listen options: 'Invalid options.signal'" })
 })
+
+test('listeningOrigin is the address the server listens on (Fastify 4.29)', async () => {
+  const app: any = trellis()
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    assert.equal(app.listeningOrigin, `http://127.0.0.1:${app.server.address().port}`)
+  } finally {
+    await app.close()
+  }
+})
