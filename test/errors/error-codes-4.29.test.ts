@@ -123,3 +123,18 @@ test('an error the route\'s error schema cannot serialize: 500 FST_ERR_FAILED_ER
     await app.close()
   }
 })
+
+test('the default error payload is shaped by the status\'s JSON `content` schema (Fastify 4.29)', async () => {
+  const app: any = trellis()
+  const errorSchema = { type: 'object', properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' } } }
+  app.post('/', {
+    schema: {
+      body: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+      response: { 400: { content: { 'application/json': { schema: errorSchema } } } }
+    }
+  }, async () => 'ok')
+  const res = await app.inject({ method: 'POST', url: '/', payload: {} })
+  assert.equal(res.statusCode, 400)
+  // without the schema the body would carry code: 'FST_ERR_VALIDATION'
+  assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: "body must have required property 'id'" })
+})
