@@ -289,7 +289,8 @@ export class TrellisInstance {
     const asArray = (v: unknown): AnyHook[] | undefined => v === undefined ? undefined : (Array.isArray(v) ? v : [v]) as AnyHook[]
     context.notFound = {
       handler: (fn ?? (undefined as never)) as (...args: any[]) => unknown,
-      hooks: { preValidation: asArray(options.preValidation), preHandler: asArray(options.preHandler) }
+      hooks: { preValidation: asArray(options.preValidation), preHandler: asArray(options.preHandler) },
+      errorHandler: typeof options.errorHandler === 'function' ? (options.errorHandler as ErrorHandlerFn).bind(this) : undefined
     }
     if (fn === undefined) context.notFound = { ...context.notFound, handler: undefined as never }
     context.ownNotFound = true

@@ -11,6 +11,7 @@ import { defaultSchemaErrorFormatter } from '../schema/validation'
 import { contextGenReqId } from '../context/gen-req-id'
 import { contextChildLoggerFactory } from '../context/child-logger-factory'
 import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
+import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 
 export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void }; routeContext: RouteContext }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
   const message = `Route ${request.raw.method ?? 'GET'}:${request.raw.url ?? '/'} not found`
@@ -43,7 +44,8 @@ function routeFor (context: Context): RouteContext {
     config: {},
     schema: undefined,
     handler: (setup?.handler ?? basicNotFound) as RouteContext['handler'],
-    errorHandler: context.errorHandler,
+    // its own error handler first (Fastify 4.29), then the context's chain
+    errorHandler: setup?.errorHandler !== undefined ? buildErrorHandler(context.errorHandler, setup.errorHandler as ErrorHandlerFn, context.instance) : context.errorHandler,
     hooks,
     bodyLimit: undefined,
     attachValidation: false,

@@ -160,6 +160,8 @@ export interface FastifyInstance<
     opts: {
       preValidation?: hooks.preValidationHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider> | Array<hooks.preValidationHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider>>
       preHandler?: hooks.preHandlerHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider> | Array<hooks.preHandlerHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider>>
+      /** Fastify 4.29: the 404 route's own error handler (errors of its hooks and handler go there first). */
+      errorHandler?: (error: TrellisError, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompilerType, NotFoundProvider>, reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider>) => any
     },
     handler?: (request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompilerType, NotFoundProvider>, reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfigDefault, SchemaCompilerType, NotFoundProvider>) => void | Promise<RouteGeneric['Reply'] | void>
   ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>

@@ -138,3 +138,20 @@ test('a bad URL containing quotes and backslashes still gives valid JSON', async
   }
   await app.close()
 })
+
+test('setNotFoundHandler({ errorHandler }) gives the 404 route its own error handler, before the instance\'s (Fastify 4.29)', async () => {
+  const app = trellis()
+  const seen: string[] = []
+  app.setErrorHandler((err, _req, reply) => { seen.push('instance:' + err.message); reply.code(500).send({ from: 'instance' }) })
+  app.setNotFoundHandler({
+    errorHandler (this: unknown, err: Error, _req: unknown, reply: any) { seen.push('404:' + err.message + ':' + String(this === app)); return reply.code(401).send({ error: 'Unauthorized' }) }
+  } as never, async () => { throw new Error('not reached') })
+  app.addHook('preValidation', async () => { throw new Error('kaboom') })
+  app.get('/known', async () => 'x')
+  const res = await app.inject('/missing')
+  assert.equal(res.statusCode, 401)
+  assert.deepEqual(res.json(), { error: 'Unauthorized' })
+  // a route's errors still go to the instance's handler
+  assert.equal((await app.inject('/known')).statusCode, 500)
+  assert.deepEqual(seen, ['404:kaboom:true', 'instance:kaboom'])
+})
