@@ -87,9 +87,9 @@ export class RootState {
         }
         if (!KNOWN_METHODS.has(req.method ?? '')) {
           // a method Node does not know (only HTTP/2 lets one through): no 404 route covers it;
-          // Fastify 4.3's fallback answers a plain 404 'Not Found'
+          // Fastify's fallback answers a 404 'Not Found' (4.29: with the code FST_ERR_NOT_FOUND)
           const { reply } = this.bareRequest(req, res)
-          reply.code(404).send(new Error('Not Found'))
+          reply.code(404).send(new errorCodes.FST_ERR_NOT_FOUND())
           return
         }
         const url = req.url ?? '/'

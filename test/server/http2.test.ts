@@ -53,7 +53,7 @@ test('HTTP/2: a method Node does not know answers 404 with message \'Not Found\'
   try {
     const res = await h2request(session, { ':method': 'UNKNOWN_METHOD', ':path': '/' })
     assert.equal(res.headers[':status'], 404)
-    assert.deepEqual(JSON.parse(res.body), { statusCode: 404, error: 'Not Found', message: 'Not Found' })
+    assert.deepEqual(JSON.parse(res.body), { statusCode: 404, code: 'FST_ERR_NOT_FOUND', error: 'Not Found', message: 'Not Found' })
   } finally {
     session.close()
     await app.close()
