@@ -104,12 +104,14 @@ describe('schemaErrorFormatter', () => {
     assert.equal((await app.inject({ method: 'POST', url: '/r/1', payload: {} })).json().message, 'route')
   })
 
-  it('a schemaErrorFormatter must be a synchronous function (factory option and setSchemaErrorFormatter)', () => {
-    assert.throws(() => trellis({ schemaErrorFormatter: 500 } as never), { message: 'schemaErrorFormatter option should be a function, instead got number' })
-    assert.throws(() => trellis({ schemaErrorFormatter: async () => new Error('x') } as never), { message: 'schemaErrorFormatter option should not be an async function' })
+  it('a schemaErrorFormatter must be a synchronous function (factory option and setSchemaErrorFormatter): FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN (4.29)', () => {
+    const notFn = { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got 'number'." }
+    const isAsync = { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got 'AsyncFunction'." }
+    assert.throws(() => trellis({ schemaErrorFormatter: 500 } as never), notFn)
+    assert.throws(() => trellis({ schemaErrorFormatter: async () => new Error('x') } as never), isAsync)
     const app = trellis()
-    assert.throws(() => app.setSchemaErrorFormatter(500 as never), { message: 'schemaErrorFormatter option should be a function, instead got number' })
-    assert.throws(() => app.setSchemaErrorFormatter((async () => new Error('x')) as never), { message: 'schemaErrorFormatter option should not be an async function' })
+    assert.throws(() => app.setSchemaErrorFormatter(500 as never), notFn)
+    assert.throws(() => app.setSchemaErrorFormatter((async () => new Error('x')) as never), isAsync)
   })
 
   it('a formatter that returns no Error or throws is a 500, and the server keeps answering', async () => {
