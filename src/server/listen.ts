@@ -29,10 +29,16 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       connectionsCheckingInterval: options.connectionsCheckingInterval,
       keepAliveTimeout: options.keepAliveTimeout
     }
+    // trellis-only options (headersTimeout, connectionsCheckingInterval) not given: the same names
+    // in Fastify 4.29's `http` option apply
+    const httpOption = (options.input.http ?? {}) as http.ServerOptions
+    for (const name of ['headersTimeout', 'connectionsCheckingInterval'] as const) {
+      if (options.input[name] === undefined && httpOption[name] !== undefined) delete serverOptions[name]
+    }
     server = options.https !== null
       ? https.createServer({ ...options.https, ...serverOptions }, listener)
       // Fastify 4.29's `http` option: node's own server options; trellis's timeouts above still apply
-      : http.createServer({ ...(options.input.http ?? {}), ...serverOptions }, listener)
+      : http.createServer({ ...httpOption, ...serverOptions }, listener)
     // node reads maxRequestsPerSocket from the server object only (createServer ignores the option):
     // past it, node answers 503 and closes the connection
     if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket

@@ -33,4 +33,7 @@ test('trellis\'s own timeouts win over the same names in the http option; a non-
   assert.equal(app.server.requestTimeout, 120000)
   assert.equal(app.server.keepAliveTimeout, 72000)
   assert.throws(() => trellis({ http: 'yes' } as never), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+  // trellis-only limits not given as options: the http option's values apply; given: they win
+  assert.equal(trellis({ http: { headersTimeout: 5000 } }).server.headersTimeout, 5000)
+  assert.equal(trellis({ http: { headersTimeout: 5000 }, headersTimeout: 7000 }).server.headersTimeout, 7000)
 })
