@@ -1,0 +1,63 @@
+/**
+ * @fastify/rate-limit 9 (`fastify: '4.x'`) on trellis: the x-ratelimit-* headers counting down, the
+ * 429 with retry-after and a JSON body, a route's own limit, an allow-listed client, a route that
+ * opts out, and the limit over a real socket (keyed by the socket's address).
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import trellis from '../../src/index'
+import { listen, request } from '../helpers'
+
+async function build (): Promise<any> {
+  const app: any = trellis()
+  await app.register(require('@fastify/rate-limit'), { max: 3, timeWindow: 60000, allowList: ['10.0.0.9'] })
+  app.get('/a', async () => ({ a: true }))
+  app.get('/strict', { config: { rateLimit: { max: 1, timeWindow: 60000 } } }, async () => ({ strict: true }))
+  app.get('/free', { config: { rateLimit: false } }, async () => ({ free: true }))
+  return app
+}
+
+test('headers count down, then 429 with retry-after and a JSON error body', async () => {
+  const app = await build()
+  const remaining: string[] = []
+  for (let i = 0; i < 3; i++) {
+    const res = await app.inject({ url: '/a' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['x-ratelimit-limit'], '3')
+    remaining.push(String(res.headers['x-ratelimit-remaining']))
+    assert.ok(Number(res.headers['x-ratelimit-reset']) > 0)
+  }
+  assert.deepEqual(remaining, ['2', '1', '0'])
+  const limited = await app.inject({ url: '/a' })
+  assert.equal(limited.statusCode, 429)
+  assert.equal(limited.headers['x-ratelimit-remaining'], '0')
+  assert.ok(Number(limited.headers['retry-after']) > 0)
+  assert.match(String(limited.headers['content-type']), /^application\/json/)
+  assert.deepEqual(Object.keys(limited.json()).sort(), ['error', 'message', 'statusCode'])
+  assert.equal(limited.json().statusCode, 429)
+  assert.equal(limited.json().error, 'Too Many Requests')
+  await app.close()
+})
+
+test('a route limit, an allow-listed address and an opted-out route', async () => {
+  const app = await build()
+  assert.equal((await app.inject({ url: '/strict' })).statusCode, 200)
+  assert.equal((await app.inject({ url: '/strict' })).statusCode, 429)
+  for (let i = 0; i < 5; i++) {
+    const res = await app.inject({ url: '/a', remoteAddress: '10.0.0.9' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['x-ratelimit-limit'], undefined)
+  }
+  for (let i = 0; i < 5; i++) assert.equal((await app.inject({ url: '/free' })).statusCode, 200)
+  await app.close()
+})
+
+test('over a real socket the limit applies per client address', async () => {
+  const app = await build()
+  const { port } = await listen(app)
+  const codes: number[] = []
+  for (let i = 0; i < 4; i++) codes.push((await request(port, { path: '/a' })).statusCode)
+  assert.deepEqual(codes, [200, 200, 200, 429])
+  assert.equal((await app.inject({ url: '/a', remoteAddress: '10.0.0.1' })).statusCode, 200)
+  await app.close()
+})
