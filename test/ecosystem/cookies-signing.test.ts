@@ -56,8 +56,9 @@ test('clearCookie expires the cookie', async () => {
   await app.close()
 })
 
-test('over a real socket: two Set-Cookie headers, then the cookies sent back are parsed', async () => {
+test('over a real socket: two Set-Cookie headers, then the cookies sent back are parsed', async (t) => {
   const app = await build()
+  t.after(() => app.close())
   const { port } = await listen(app)
   const res = await request(port, { path: '/set' })
   assert.equal(res.headers['set-cookie']?.length, 2)
@@ -65,5 +66,4 @@ test('over a real socket: two Set-Cookie headers, then the cookies sent back are
   const back = await request(port, { path: '/read', headers: { cookie: jar } })
   assert.equal(JSON.parse(back.body).session.value, 'abc')
   assert.equal(JSON.parse(back.body).cookies.theme, 'dark')
-  await app.close()
 })

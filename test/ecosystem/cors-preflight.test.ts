@@ -52,8 +52,9 @@ test('actual request: allowed origin echoed with exposed headers; other origins 
   await app.close()
 })
 
-test('over a real socket: preflight then the cross-origin POST with a JSON body', async () => {
+test('over a real socket: preflight then the cross-origin POST with a JSON body', async (t) => {
   const app = await build()
+  t.after(() => app.close())
   const { port } = await listen(app)
   const pre = await request(port, {
     method: 'OPTIONS', path: '/items',
@@ -69,5 +70,4 @@ test('over a real socket: preflight then the cross-origin POST with a JSON body'
   assert.equal(post.statusCode, 200)
   assert.equal(post.headers['access-control-allow-origin'], 'https://a.example')
   assert.deepEqual(JSON.parse(post.body), { n: 1 })
-  await app.close()
 })

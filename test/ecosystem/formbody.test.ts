@@ -42,11 +42,11 @@ test('over the plugin bodyLimit: 413', async () => {
   await app.close()
 })
 
-test('over a real socket', async () => {
+test('over a real socket', async (t) => {
   const app = await build()
+  t.after(() => app.close())
   const { port } = await listen(app)
   const res = await request(port, { method: 'POST', path: '/f', body: 'k=v', headers: form })
   assert.equal(res.statusCode, 200)
   assert.deepEqual(JSON.parse(res.body), { k: 'v' })
-  await app.close()
 })

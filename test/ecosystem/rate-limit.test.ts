@@ -52,12 +52,12 @@ test('a route limit, an allow-listed address and an opted-out route', async () =
   await app.close()
 })
 
-test('over a real socket the limit applies per client address', async () => {
+test('over a real socket the limit applies per client address', async (t) => {
   const app = await build()
+  t.after(() => app.close())
   const { port } = await listen(app)
   const codes: number[] = []
   for (let i = 0; i < 4; i++) codes.push((await request(port, { path: '/a' })).statusCode)
   assert.deepEqual(codes, [200, 200, 200, 429])
   assert.equal((await app.inject({ url: '/a', remoteAddress: '10.0.0.1' })).statusCode, 200)
-  await app.close()
 })

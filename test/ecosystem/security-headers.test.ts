@@ -59,11 +59,11 @@ test('a route with { helmet: false } gets none of the headers', async () => {
   await app.close()
 })
 
-test('over a real socket', async () => {
+test('over a real socket', async (t) => {
   const app = await build()
+  t.after(() => app.close())
   const { port } = await listen(app)
   const res = await request(port, { path: '/page' })
   assert.equal(res.statusCode, 200)
   assertHelmetDefaults(res.headers)
-  await app.close()
 })
