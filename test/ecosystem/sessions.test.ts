@@ -48,7 +48,7 @@ test('@fastify/session: data kept across requests, regenerate gives a new id, de
 
 test('@fastify/secure-session and @fastify/flash: encrypted cookie round-trip, tampering ignored, flash shown once', async (t) => {
   const app: any = trellis()
-  await app.register(require('@fastify/secure-session'), { key: randomBytes(32), cookie: { path: '/', httpOnly: true } } // a raw key: deriving one from secret+salt costs ~1.5 s of scrypt-like work)
+  await app.register(require('@fastify/secure-session'), { key: randomBytes(32), cookie: { path: '/', httpOnly: true } }) // a raw key: deriving one from secret+salt costs ~1.5 s of password hashing
   await app.register(require('@fastify/flash'))
   app.post('/put', async (req: any) => { req.session.set('cart', req.body); req.flash('info', 'saved'); return { ok: true } })
   app.get('/get', async (req: any, reply: any) => ({ cart: req.session.get('cart') ?? null, flash: reply.flash('info') }))
