@@ -71,3 +71,18 @@ test('over a real socket: preflight then the cross-origin POST with a JSON body'
   assert.equal(post.headers['access-control-allow-origin'], 'https://a.example')
   assert.deepEqual(JSON.parse(post.body), { n: 1 })
 })
+
+test('strictPreflight: an OPTIONS without Origin or request method is a 400', async () => {
+  const app: any = trellis()
+  await app.register(require('@fastify/cors'), { origin: true, strictPreflight: true })
+  app.get('/x', async () => ({ x: 1 }))
+  await app.ready()
+  const bad = await app.inject({ method: 'OPTIONS', url: '/x', headers: { origin: 'https://b.example' } })
+  assert.equal(bad.statusCode, 400)
+  assert.equal(bad.body, 'Invalid Preflight Request')
+  const good = await app.inject({ method: 'OPTIONS', url: '/x', headers: { origin: 'https://b.example', 'access-control-request-method': 'GET' } })
+  assert.equal(good.statusCode, 204)
+  assert.equal(good.headers['access-control-allow-origin'], 'https://b.example')
+  assert.equal(app.printRoutes({ commonPrefix: false }), '├── /x (GET, HEAD)\n└── * (OPTIONS)\n') // as on Fastify 4
+  await app.close()
+})

@@ -61,3 +61,27 @@ test('over a real socket the limit applies per client address', async (t) => {
   assert.deepEqual(codes, [200, 200, 200, 429])
   assert.equal((await app.inject({ url: '/a', remoteAddress: '10.0.0.1' })).statusCode, 200)
 })
+
+test('keyGenerator, errorResponseBuilder, onExceeded and the preHandler hook option', async () => {
+  const app: any = trellis()
+  const exceeded: string[] = []
+  await app.register(require('@fastify/rate-limit'), {
+    max: 1,
+    timeWindow: 60000,
+    hook: 'preHandler',
+    keyGenerator: (req: any) => req.headers['x-api-key'] ?? req.ip,
+    onExceeded: (req: any, key: string) => { exceeded.push(key) },
+    errorResponseBuilder: (_req: any, context: any) => ({ statusCode: 429, code: 'SLOW_DOWN', message: `limit ${context.max as number}, retry in ${context.after as string}` })
+  })
+  app.post('/k', async (req: any) => req.body)
+  const a1 = await app.inject({ method: 'POST', url: '/k', headers: { 'x-api-key': 'A' }, payload: { n: 1 } })
+  assert.deepEqual(a1.json(), { n: 1 })
+  const b1 = await app.inject({ method: 'POST', url: '/k', headers: { 'x-api-key': 'B' }, payload: { n: 2 } })
+  assert.equal(b1.statusCode, 200)
+  const a2 = await app.inject({ method: 'POST', url: '/k', headers: { 'x-api-key': 'A' }, payload: { n: 3 } })
+  assert.equal(a2.statusCode, 429)
+  assert.equal(a2.json().code, 'SLOW_DOWN')
+  assert.match(a2.json().message, /^limit 1, retry in 1 minute$/)
+  assert.deepEqual(exceeded, ['A'])
+  await app.close()
+})

@@ -67,3 +67,18 @@ test('over a real socket', async (t) => {
   assert.equal(res.statusCode, 200)
   assertHelmetDefaults(res.headers)
 })
+
+test('a route-level helmet object overrides the global options for that route only', async () => {
+  const app: any = trellis()
+  await app.register(require('@fastify/helmet'))
+  app.get('/framed', { helmet: { frameguard: { action: 'deny' }, contentSecurityPolicy: false } }, async () => ({ ok: true }))
+  app.get('/plain', async () => ({ ok: true }))
+  const framed = await app.inject({ url: '/framed' })
+  assert.equal(framed.headers['x-frame-options'], 'DENY')
+  assert.equal(framed.headers['content-security-policy'], undefined)
+  assert.equal(framed.headers['x-content-type-options'], 'nosniff')
+  const plain = await app.inject({ url: '/plain' })
+  assert.equal(plain.headers['x-frame-options'], 'SAMEORIGIN')
+  assert.ok(plain.headers['content-security-policy'])
+  await app.close()
+})
