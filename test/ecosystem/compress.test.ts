@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { Readable } from 'node:stream'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen } from '../helpers'
 
 const big = { items: Array.from({ length: 200 }, (_, i) => ({ i, name: `item-${i}` })) }

@@ -8,7 +8,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { Readable } from 'node:stream'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, rawRequest } from '../helpers'
 
 test('@fastify/early-hints: a 103 with the Link headers, then the 200 on the same socket', async (t) => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, request } from '../helpers'
 
 // express is @fastify/express's own dependency

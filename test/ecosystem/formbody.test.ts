@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {

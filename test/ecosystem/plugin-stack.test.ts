@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { join } from 'node:path'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen } from '../helpers'
 
 async function build (): Promise<any> {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, request } from '../helpers'
 
 // ws is @fastify/websocket's (and http-proxy's) own dependency

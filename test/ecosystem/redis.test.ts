@@ -6,7 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 import { findBinary, freePort } from '../production/helpers'
 import { startRedis, type RedisServer } from '../production/redis'
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen } from '../helpers'
 
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 
 test('a valid payload is sent; an invalid one becomes a 500 with the validation message', async () => {
   const app: any = trellis()

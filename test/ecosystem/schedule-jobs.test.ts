@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 
 test('a scheduled job runs, and close() stops it', async () => {
   const app: any = trellis()

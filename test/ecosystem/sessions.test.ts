@@ -7,7 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, request } from '../helpers'
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!'

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 
 test('@fastify/routes lists every route with its options, encapsulated prefixes included', async () => {
   const app: any = trellis()

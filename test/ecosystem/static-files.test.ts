@@ -7,7 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, request, rawRequest, parseRaw } from '../helpers'
 
 const root = join(__dirname, 'fixtures', 'static')

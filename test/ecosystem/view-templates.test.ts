@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen, request } from '../helpers'
 
 // mustache partials are passed per render call

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 import { listen } from '../helpers'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
