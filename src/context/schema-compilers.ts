@@ -102,7 +102,7 @@ export function defaultValidatorCompiler (context: Context): ValidatorCompiler {
     return builtOnce(factoryValidators, context, factory, Object.keys(shared).length,
       () => buildValidatorCompilerFromFactory(factory, shared, context.root.options.ajv))
   }
-  return createDefaultValidatorCompiler(shared, context.root.options.ajv)
+  return createDefaultValidatorCompiler(shared, context.root.options.ajv, context.root.options.schemaCache)
 }
 
 export function defaultSerializerCompiler (context: Context): SerializerCompiler {
