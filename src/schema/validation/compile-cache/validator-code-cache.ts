@@ -46,6 +46,21 @@ function packageVersion (name: string): string {
   return String((require(name + '/package.json') as { version?: unknown }).version)
 }
 
+/** The versions a cache key includes: the code Ajv generates may change with any of them. */
+export interface CacheVersions { format: number, trellis: string, ajv: string, ajvFormats: string, nodeMajor: string }
+
+let versionsNow: CacheVersions | undefined
+export function currentVersions (): CacheVersions {
+  versionsNow ??= {
+    format: CACHE_FORMAT,
+    trellis: VERSION,
+    ajv: packageVersion('ajv'),
+    ajvFormats: packageVersion('ajv-formats'),
+    nodeMajor: process.versions.node.split('.')[0]
+  }
+  return versionsNow
+}
+
 function onlyAllowedRequires (code: string): boolean {
   for (const match of code.matchAll(/\brequire\s*\(\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^)]*)\)/g)) {
     let id: unknown
@@ -71,7 +86,8 @@ export function createValidatorCodeCache (
   sharedSchemas: Record<string, unknown>,
   effectiveOptions: Record<string, unknown>,
   customOptions: Record<string, unknown>,
-  plugins: readonly unknown[]
+  plugins: readonly unknown[],
+  versions: CacheVersions = currentVersions()
 ): ValidatorCodeCache | undefined {
   if (plugins.length > 0) return undefined
   if (customOptions.formats !== undefined || customOptions.keywords !== undefined) return undefined
@@ -90,8 +106,7 @@ export function createValidatorCodeCache (
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
 
   const base = sha256(JSON.stringify([
-    CACHE_FORMAT, VERSION, packageVersion('ajv'), packageVersion('ajv-formats'),
-    process.versions.node.split('.')[0], optionsText
+    versions.format, versions.trellis, versions.ajv, versions.ajvFormats, versions.nodeMajor, optionsText
   ]))
   const shared = sha256(sharedText)
   const sharedSetKey = sha256(base + ' shared-set ' + shared)
