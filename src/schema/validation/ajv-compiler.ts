@@ -10,7 +10,7 @@ import type Ajv from 'ajv'
 import type { Options as AjvOptions, ValidateFunction } from 'ajv'
 import { poolKey } from './pool-key'
 import { schemaContentKey } from '../content-key'
-import { createValidatorCodeCache, type SchemaCacheOptions } from './compile-cache/validator-code-cache'
+import type { SchemaCacheOptions, createValidatorCodeCache } from './compile-cache/validator-code-cache'
 import type { AjvFactoryOptions, ValidatorCompiler, ValidatorCompilerInput, ValidatorFn } from './types'
 
 // Ajv and ajv-formats are loaded on first use: a server without request schemas (or whose
@@ -79,7 +79,8 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
   const custom = options.customOptions ?? {}
   const cache = cacheOptions === undefined
     ? undefined
-    : createValidatorCodeCache(cacheOptions, sharedSchemas, { ...DEFAULT_AJV_OPTIONS, ...custom }, custom, options.plugins ?? [])
+    // loaded only when the cache is on (it brings node:crypto)
+    : (require('./compile-cache/validator-code-cache') as { createValidatorCodeCache: typeof createValidatorCodeCache }).createValidatorCodeCache(cacheOptions, sharedSchemas, { ...DEFAULT_AJV_OPTIONS, ...custom }, custom, options.plugins ?? [])
   let instance: Ajv | undefined
   const getAjv = (): Ajv => {
     if (instance !== undefined) return instance
