@@ -64,10 +64,15 @@ export function readEntry (dir: string, key: string): string | undefined {
   return code
 }
 
+// temporary names unique per process and write: pid + a random per-process tag + a counter
+let tmpTag: string | undefined
+let tmpCount = 0
+
 /** Stores `code` for `key` atomically (temporary file + rename). Failures are ignored. */
 export function writeEntry (dir: string, key: string, code: string): void {
   if (!KEY_PATTERN.test(key)) return
-  const tmp = join(dir, `${key}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+  tmpTag ??= `${process.pid}.${randomBytes(6).toString('hex')}`
+  const tmp = join(dir, `${key}.${tmpTag}.${++tmpCount}.tmp`)
   try {
     writeFileSync(tmp, MAGIC + key + ' ' + sha256(code) + '\n' + code, { flag: 'wx', mode: 0o600 })
     renameSync(tmp, join(dir, key + '.js'))
