@@ -45,6 +45,9 @@ export function buildApp (options: Record<string, unknown>, user: Record<string,
     }
   }, async (req) => req.body)
   app.post('/whole', { schema: { body: { $ref: 'user#' } } }, async (req) => req.body)
+  const tree = { $ref: '#/definitions/node', definitions: { node: { type: 'object', required: ['v'], properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/definitions/node' } } } } } }
+  app.post('/tree', { schema: { body: tree } }, async (req) => req.body)
+  app.post('/async', { schema: { body: { $async: true, type: 'object', properties: { a: { type: 'integer' } } } } }, async (req) => req.body)
   return app
 }
 
@@ -66,7 +69,10 @@ export const REQUESTS = [
   { method: 'POST', url: '/ref', payload: { user: { name: 'b' } } },
   { method: 'POST', url: '/ref', payload: { id: 0 } },
   { method: 'POST', url: '/whole', payload: { age: 1 } },
-  { method: 'POST', url: '/whole', payload: { name: 'bob', age: '3' } }
+  { method: 'POST', url: '/whole', payload: { name: 'bob', age: '3' } },
+  { method: 'POST', url: '/tree', payload: { v: '1', kids: [{ v: 2, kids: [{ v: '3' }] }] } },
+  { method: 'POST', url: '/tree', payload: { v: 1, kids: [{ v: 2, kids: [{ v: 'x' }] }] } },
+  { method: 'POST', url: '/async', payload: { a: 'x' } }
 ] as const
 
 export async function answers (app: ReturnType<typeof buildApp>): Promise<Array<{ status: number, body: unknown }>> {
