@@ -51,6 +51,23 @@ test('custom keywords with functions (customOptions.keywords): bypassed', async 
   assert.equal(entries(dir).size, 0)
 })
 
+test('addUsedSchema: true (route schemas with $id referable by later routes): bypassed, cold and warm alike', async (t) => {
+  const dir = tempCacheDir(t)
+  async function boot () {
+    clearValidatorCompilerPool()
+    const app = trellis({ logger: false, schemaCache: { dir }, ajv: { customOptions: { addUsedSchema: true } } })
+    app.post('/a', { schema: { body: { $id: 'a', type: 'object', properties: { n: { type: 'integer', maximum: 5 } } } } }, async (r) => r.body)
+    app.post('/b', { schema: { body: { type: 'object', properties: { a: { $ref: 'a#' } } } } }, async (r) => r.body)
+    await app.ready()
+    const status = (await app.inject({ method: 'POST', url: '/b', payload: { a: { n: 9 } } })).statusCode
+    await app.close()
+    return status
+  }
+  assert.equal(await boot(), 400)
+  assert.equal(await boot(), 400)
+  assert.equal(entries(dir).size, 0)
+})
+
 test('a custom validator compiler (route or setValidatorCompiler) never reaches the cache', async (t) => {
   const dir = tempCacheDir(t)
   let calls = 0

@@ -13,7 +13,8 @@
  * Configurations whose code depends on something that is not plain data cannot be keyed across
  * processes and bypass the cache entirely: Ajv plugins (`ajv.plugins`), options holding functions
  * or class instances (custom formats or keywords as functions, `uriResolver`, `code.regExp`, a
- * logger object), `formats` / `keywords` in `customOptions`, and schemas that are not plain JSON.
+ * logger object), `formats` / `keywords` in `customOptions`, `addUsedSchema` other than false, and
+ * schemas that are not plain JSON.
  * Custom validator compilers never reach the default compiler, so they never touch the cache.
  */
 import type Ajv from 'ajv'
@@ -93,6 +94,9 @@ export function createValidatorCodeCache (
 ): ValidatorCodeCache | undefined {
   if (plugins.length > 0) return undefined
   if (customOptions.formats !== undefined || customOptions.keywords !== undefined) return undefined
+  // with addUsedSchema, a route schema's $id registers it for later route schemas to $ref: their
+  // code would depend on schemas outside the key (and a cached one would never be registered)
+  if (effectiveOptions.addUsedSchema !== false) return undefined
   const optionsText = canonicalOptionsText(effectiveOptions)
   if (optionsText === undefined) return undefined
   const ids = Object.keys(sharedSchemas).sort()
