@@ -4,9 +4,9 @@
  * connections are closed, and requests that still arrive get 503 while closing.
  */
 import http from 'node:http'
-import https from 'node:https'
+import type https from 'node:https'
 import net, { type AddressInfo, type Socket } from 'node:net'
-import dns from 'node:dns'
+import type dns from 'node:dns'
 import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
 import type { Logger } from './logger'
@@ -31,7 +31,7 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
     }
     if (options.maxRequestsPerSocket > 0) (serverOptions as Record<string, unknown>).maxRequestsPerSocket = options.maxRequestsPerSocket
     server = options.https !== null
-      ? https.createServer({ ...options.https, ...serverOptions }, listener)
+      ? (require('node:https') as typeof https).createServer({ ...options.https, ...serverOptions }, listener) // loaded only for TLS
       : http.createServer(serverOptions, listener)
   }
   // a custom server (serverFactory) keeps the timeouts its factory gave it
@@ -83,7 +83,7 @@ export async function listen (server: http.Server, options: ListenOptions, secur
   }
   let host = options.host ?? 'localhost'
   if (host === 'localhost') {
-    host = await new Promise<string>((resolve) => dns.lookup('localhost', (err, address) => resolve(err === null ? address : '127.0.0.1')))
+    host = await new Promise<string>((resolve) => (require('node:dns') as typeof dns).lookup('localhost', (err, address) => resolve(err === null ? address : '127.0.0.1')))
   }
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => { server.removeListener('listening', onListening); reject(err) }
