@@ -24,6 +24,8 @@ export interface CompileOptions {
    * V8 13+, i.e. Node 24, where it measured faster; slower on Node 20). Same output either way.
    */
   projectArrayFields?: boolean
+  /** Straight-line object functions where they fit (default on); off only to compare against the general form. Same output either way. */
+  straightObjects?: boolean
 }
 
 const PRELUDE = '\'use strict\'\n' +
@@ -39,6 +41,7 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
   const { resolver, outer } = createRefResolver(shared).forRoot(schema)
   const ctx = new GenContext(resolver)
   ctx.projectArrayFields = options.projectArrayFields ?? PROJECT_ARRAY_FIELDS
+  ctx.straightObjects = options.straightObjects ?? true
   const body = genValue(ctx, schema, outer, 'input', '#')
   const single = /^json \+= (f\d+)\(input\)\n$/.exec(body)
   let source = PRELUDE + ctx.functions.join('\n')

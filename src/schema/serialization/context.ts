@@ -27,6 +27,8 @@ export class GenContext implements MergeHost {
 
   /** Whether arrays of flat objects whose properties include primitive arrays are projected (generate-projection.ts). */
   projectArrayFields = false
+  /** Whether objects take the straight-line form where they fit (generate-object-straight.ts); off only to compare against the general form. */
+  straightObjects = true
 
   constructor (readonly resolver: RefResolver) {
     this.matchers = new MatcherCompiler(resolver)
