@@ -60,7 +60,7 @@ function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string
     return code + 'return json + \']\'\n}\n'
   }
   const itemsTarget = items !== null && typeof items === 'object' ? ctx.deref(items, base, `${loc}/items`) : undefined
-  const fields = itemsTarget !== undefined ? projectableFields(itemsTarget.schema, ctx.projectArrayFields) : undefined
+  const fields = itemsTarget !== undefined && ctx.projectArrays ? projectableFields(itemsTarget.schema, ctx.projectArrayFields) : undefined
   if (fields !== undefined && itemsTarget !== undefined) {
     // arrays of flat objects: project, then one JSON.stringify; the concatenating code below is the
     // fallback for values a projection cannot express (BigInt)

@@ -3,6 +3,7 @@
  * Coercion follows fast-json-stringify@5, except that nothing is ever written unescaped.
  */
 import { asString } from './escape'
+import { formatNumber } from './number-format'
 
 export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
 
@@ -10,6 +11,8 @@ export interface Runtime {
   str: (s: string) => string
   coerceStr: (v: unknown) => string
   num: (v: unknown) => string
+  /** a finite number, written as '' + n writes it (number-format.ts) */
+  fnum: (n: number) => string
   int: (v: unknown) => string
   dateTime: (v: unknown) => string
   date: (v: unknown) => string
@@ -120,7 +123,7 @@ export function getRuntime (rounding: Rounding = 'trunc'): Runtime {
       if (typeof v === 'bigint') throw FALLBACK
       return Number(int(v))
     }
-    rt = { str: asString, coerceStr, num, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK }
+    rt = { str: asString, coerceStr, num, fnum: formatNumber, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK }
     runtimes.set(rounding, rt)
   }
   return rt
