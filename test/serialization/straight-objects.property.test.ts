@@ -35,7 +35,9 @@ const { schema: objectSchema } = fc.letrec<{ schema: S, prop: S }>((tie) => ({
 
 const scalar = fc.oneof(
   fc.integer(), fc.double(), fc.string({ unit: 'binary', maxLength: 5 }), fc.boolean(), fc.constant(null), fc.constant(undefined),
-  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.date(), fc.constantFrom('12', '1.5', 'x', Infinity, -0, NaN)
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.date(), fc.constantFrom('12', '1.5', 'x', Infinity, -0, NaN),
+  // around the escape scan's length thresholds (42, 5000)
+  fc.string({ unit: 'binary', minLength: 38, maxLength: 46 }), fc.constantFrom('a'.repeat(5001), 'a'.repeat(4999) + '"', 'é'.repeat(60))
 )
 
 /** Values for `s`: mostly shaped like it (so the straight path runs), with missing keys, wrong types and toJSON. */

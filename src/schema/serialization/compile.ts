@@ -31,7 +31,7 @@ export interface CompileOptions {
 }
 
 const PRELUDE = '\'use strict\'\n' +
-  'const $str = $rt.str, $coerceStr = $rt.coerceStr, $num = $rt.num, $fnum = $rt.fnum, $int = $rt.int, ' +
+  'const $str = $rt.str, $coerceStr = $rt.coerceStr, $strU = $rt.strU, $coerceStrU = $rt.coerceStrU, $num = $rt.num, $fnum = $rt.fnum, $int = $rt.int, ' +
   '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc, ' +
   '$intV = $rt.intV, $numV = $rt.numV, $strV = $rt.strV, $fallback = $rt.fallback\n'
 

@@ -26,6 +26,12 @@ export interface StraightProperty {
   key: string
   /** the property's serialization: an expression of the local named `v` */
   expr: (v: string) => string
+  /**
+   * For a plain string property (its serialization is `$str`/`$coerceStr`, always a quoted JSON
+   * string): the same serialization without its outer quotes, which go into the literals around it.
+   * Two string concatenations fewer per property; the rope the server flattens has fewer nodes.
+   */
+  unquoted: ((v: string) => string) | undefined
   required: boolean
   /** JSON of the schema's `default`, written when the property is absent */
   dflt: string | undefined
@@ -41,9 +47,20 @@ export function straightProperties (ctx: GenContext, properties: Schema, ordered
     if (genPart(ctx, properties[key], base, 'v', propLoc).expr === undefined) return undefined
     const expr = (v: string): string => genPart(ctx, properties[key], base, v, propLoc).expr as string
     const d = defaultOf(key)
-    out.push({ key, expr, required: required.includes(key), dflt: d === undefined ? undefined : (JSON.stringify(d) ?? 'null') })
+    const unquoted = d === undefined && expr('v') === plainString('v') ? unquotedString : undefined
+    out.push({ key, expr, unquoted, required: required.includes(key), dflt: d === undefined ? undefined : (JSON.stringify(d) ?? 'null') })
   }
   return out
+}
+
+/** What genPart writes for a plain `type: 'string'` schema. */
+export function plainString (v: string): string {
+  return `(typeof ${v} === 'string' ? $str(${v}) : $coerceStr(${v}))`
+}
+
+/** The same without the outer quotes ($strU / $coerceStrU: runtime.ts). */
+export function unquotedString (v: string): string {
+  return `(typeof ${v} === 'string' ? $strU(${v}) : $coerceStrU(${v}))`
 }
 
 /** Joins literal strings and expressions into one concatenation, adjacent literals merged. */
@@ -66,16 +83,20 @@ function concat (pieces: Array<{ text: string } | { expr: string }>): string {
 export function buildStraightObject (ctx: GenContext, name: string, head: string, props: StraightProperty[]): string {
   const vars = props.map(() => ctx.tmp())
   const strs = props.map(() => ctx.tmp('s'))
-  const prefix = (upTo: number): string => {
+  const prefix = (upTo: number, close = ''): string => {
     const pieces: Array<{ text: string } | { expr: string }> = [{ text: '{' }]
-    for (let i = 0; i < upTo; i++) pieces.push({ text: (i === 0 ? '' : ',') + JSON.stringify(props[i].key) + ':' }, { expr: strs[i] })
+    for (let i = 0; i < upTo; i++) {
+      const q = props[i].unquoted !== undefined ? '"' : ''
+      pieces.push({ text: (i === 0 ? '' : ',') + JSON.stringify(props[i].key) + ':' + q }, { expr: strs[i] }, { text: q })
+    }
+    pieces.push({ text: close })
     return concat(pieces)
   }
   let code = head
   props.forEach((p, i) => {
     const v = vars[i]
     code += `const ${v} = obj[${lit(p.key)}]\n`
-    const value = p.expr(v)
+    const value = p.unquoted !== undefined ? p.unquoted(v) : p.expr(v)
     if (p.dflt !== undefined) {
       // a default wins over required (as in the general form)
       code += `const ${strs[i]} = ${v} === undefined ? ${lit(p.dflt)} : ${value}\n`
@@ -85,7 +106,7 @@ export function buildStraightObject (ctx: GenContext, name: string, head: string
       code += `if (${v} === undefined) return ${name}r(obj, ${i}, ${prefix(i)})\nconst ${strs[i]} = ${value}\n`
     }
   })
-  code += `return ${prefix(props.length)} + '}'\n}\n`
+  code += `return ${prefix(props.length, '}')}\n}\n`
   return code + buildResume(ctx, name, props)
 }
 
