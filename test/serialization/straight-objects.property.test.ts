@@ -107,3 +107,12 @@ test('objects with extra-key keywords or a type list keep the general form', () 
     assert.doesNotMatch(compileSerializer(schema).source, /function f\d+r \(/, JSON.stringify(schema))
   }
 })
+
+test('arrays of strings (quotes written between the elements) write what JSON.stringify writes', () => {
+  const s = compileSerializer({ type: 'array', items: { type: 'string' } })
+  fc.assert(fc.property(fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 50 }), fc.constant('a'.repeat(5001) + '\n'))), (arr) => {
+    assert.equal(s(arr), JSON.stringify(arr))
+  }), { numRuns: 2000 })
+  assert.equal(s([1.5, null, true, new Date(0)]), '["1.5","",' + '"true","1970-01-01T00:00:00.000Z"]')
+  assert.equal(s([]), '[]')
+})
