@@ -87,7 +87,7 @@ test('objects that fit take the straight form; a missing optional property hands
     required: ['id'],
     properties: { id: { type: 'integer' }, name: { type: 'string' }, tag: { type: 'string', default: 'none' }, n: { type: 'number' } }
   })
-  assert.match(s.source, /function f0r \(obj, j, json\)/)
+  assert.match(s.source, /function f0r \(obj, j, s\)/)
   assert.equal(s({ id: 1, name: 'a', tag: 't', n: 2 }), '{"id":1,"name":"a","tag":"t","n":2}')
   assert.equal(s({ id: 1, n: 2 }), '{"id":1,"tag":"none","n":2}')
   assert.equal(s({ id: 1, name: 'a' }), '{"id":1,"name":"a","tag":"none"}')
@@ -115,4 +115,21 @@ test('arrays of strings (quotes written between the elements) write what JSON.st
   }), { numRuns: 2000 })
   assert.equal(s([1.5, null, true, new Date(0)]), '["1.5","",' + '"true","1970-01-01T00:00:00.000Z"]')
   assert.equal(s([]), '[]')
+})
+
+test('up to 32 properties take the straight form; each absent one hands over with what was written', () => {
+  const props = (n: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: n }, (_, i) => ['p' + String(i), { type: i % 2 === 0 ? 'string' : 'number' }]))
+  const full = Object.fromEntries(Array.from({ length: 32 }, (_, i) => ['p' + String(i), i % 2 === 0 ? 'v' + String(i) : i + 0.25]))
+  const straight = compileSerializer({ type: 'object', properties: props(32) })
+  const general = compileSerializer({ type: 'object', properties: props(32) }, { straightObjects: false })
+  assert.match(straight.source, /function f0r \(/)
+  assert.doesNotMatch(compileSerializer({ type: 'object', properties: props(33) }).source, /function f0r \(/)
+  assert.equal(straight(full), JSON.stringify(full))
+  for (let missing = 0; missing < 32; missing++) {
+    const value: Record<string, unknown> = { ...full }
+    delete value['p' + String(missing)]
+    delete value['p' + String((missing * 7) % 32)]
+    assert.equal(straight(value), general(value))
+    assert.equal(straight(value), JSON.stringify(value))
+  }
 })

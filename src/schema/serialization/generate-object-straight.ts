@@ -7,15 +7,16 @@
  *
  * That needs every property present (or required, which throws as the general form does, or with a
  * `default`, whose literal is written). At the first absent optional property the function hands
- * over to its resume function (`<name>r`): the object's JSON written so far, and the index of the
- * absent property; the resume function continues with the general form from the next property.
+ * over to its resume function (`<name>r`): the serializations written so far, and the index of the
+ * absent property; the resume function writes them and continues with the general form from the
+ * next property.
  * Nothing is read or converted twice: every property read, `toJSON` call, coercion and error
  * happens exactly once and in the general form's order.
  *
  * Taken for objects without `patternProperties` / `additionalProperties` whose every property has
  * a single-expression serialization (not a `type: [...]` list), with at most STRAIGHT_MAX_PROPERTIES
- * properties (each hand-over point repeats the prefix written so far, so the source grows with
- * the square of the property count).
+ * properties (each hand-over point passes the locals written so far, so the source grows with the
+ * square of the property count).
  */
 import type { GenContext, Schema } from './context'
 import { genPart, lit } from './generate-value'
@@ -44,8 +45,12 @@ export function straightProperties (ctx: GenContext, properties: Schema, ordered
   const out: StraightProperty[] = []
   for (const key of ordered) {
     const propLoc = `${loc}/properties/${key}`
-    if (genPart(ctx, properties[key], base, 'v', propLoc).expr === undefined) return undefined
-    const expr = (v: string): string => genPart(ctx, properties[key], base, v, propLoc).expr as string
+    // generated once with a placeholder for the local's name (a NUL never occurs in generated
+    // source: literals are JSON.stringify'd, which escapes it)
+    const template = genPart(ctx, properties[key], base, '\u0000', propLoc).expr
+    if (template === undefined) return undefined
+    const parts = template.split('\u0000')
+    const expr = (v: string): string => parts.join(v)
     const d = defaultOf(key)
     const unquoted = d === undefined && expr('v') === plainString('v') ? unquotedString : undefined
     out.push({ key, expr, unquoted, required: required.includes(key), dflt: d === undefined ? undefined : (JSON.stringify(d) ?? 'null') })
@@ -83,13 +88,12 @@ function concat (pieces: Array<{ text: string } | { expr: string }>): string {
 export function buildStraightObject (ctx: GenContext, name: string, head: string, props: StraightProperty[]): string {
   const vars = props.map(() => ctx.tmp())
   const strs = props.map(() => ctx.tmp('s'))
-  const prefix = (upTo: number, close = ''): string => {
-    const pieces: Array<{ text: string } | { expr: string }> = [{ text: '{' }]
-    for (let i = 0; i < upTo; i++) {
-      const q = props[i].unquoted !== undefined ? '"' : ''
-      pieces.push({ text: (i === 0 ? '' : ',') + JSON.stringify(props[i].key) + ':' + q }, { expr: strs[i] }, { text: q })
-    }
-    pieces.push({ text: close })
+  const opens = props.map((p, i) => (i === 0 ? '{' : ',') + JSON.stringify(p.key) + ':' + (p.unquoted !== undefined ? '"' : ''))
+  const closes = props.map((p) => p.unquoted !== undefined ? '"' : '')
+  const written = (): string => {
+    const pieces: Array<{ text: string } | { expr: string }> = []
+    props.forEach((p, i) => pieces.push({ text: opens[i] }, { expr: strs[i] }, { text: closes[i] }))
+    pieces.push({ text: '}' })
     return concat(pieces)
   }
   let code = head
@@ -103,16 +107,20 @@ export function buildStraightObject (ctx: GenContext, name: string, head: string
     } else if (p.required) {
       code += `if (${v} === undefined) throw new Error(${lit(`"${p.key}" is required!`)})\nconst ${strs[i]} = ${value}\n`
     } else {
-      code += `if (${v} === undefined) return ${name}r(obj, ${i}, ${prefix(i)})\nconst ${strs[i]} = ${value}\n`
+      code += `if (${v} === undefined) return ${name}r(obj, ${i}, [${strs.slice(0, i).join(', ')}])\nconst ${strs[i]} = ${value}\n`
     }
   })
-  code += `return ${prefix(props.length, '}')}\n}\n`
-  return code + buildResume(ctx, name, props)
+  code += `return ${written()}\n}\n`
+  return code + buildResume(ctx, name, props, ctx.constant(opens), ctx.constant(closes))
 }
 
-/** `<name>r (obj, j, json)`: property `j` was absent, `json` holds properties 0..j-1; writes the rest the general way. */
-function buildResume (ctx: GenContext, name: string, props: StraightProperty[]): string {
-  let code = `function ${name}r (obj, j, json) {\nlet c = j !== 0\n`
+/**
+ * `<name>r (obj, j, s)`: property `j` was absent, `s` holds the serializations of properties 0..j-1
+ * (as the straight form writes them between `opens[i]` and `closes[i]`); writes them, then the rest
+ * the general way.
+ */
+function buildResume (ctx: GenContext, name: string, props: StraightProperty[], opens: string, closes: string): string {
+  let code = `function ${name}r (obj, j, s) {\nlet json = j === 0 ? '{' : ''\nfor (let i = 0; i < j; i++) json += ${opens}[i] + s[i] + ${closes}[i]\nlet c = j !== 0\n`
   props.forEach((p, i) => {
     if (i === 0) return
     const v = ctx.tmp()
