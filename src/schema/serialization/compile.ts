@@ -19,12 +19,9 @@ export interface CompileOptions {
   rounding?: Rounding
   /** print the generated source to stderr */
   debug?: boolean
-  /**
-   * Project arrays of flat objects also when items have primitive-array properties (default: on
-   * V8 13+, i.e. Node 24, where it measured faster; slower on Node 20). Same output either way.
-   */
+  /** With projectArrays: also items with primitive-array properties (default: PROJECT_ARRAY_FIELDS). Same output either way. */
   projectArrayFields?: boolean
-  /** Project arrays of flat objects and JSON.stringify them (default: PROJECT_ARRAYS, per V8 line); else concatenate. Same output either way. */
+  /** Project arrays of flat objects and JSON.stringify them (default: PROJECT_ARRAYS, V8 13.8+ only); else concatenate. Same output either way. */
   projectArrays?: boolean
   /** Straight-line object functions where they fit (default on); off only to compare against the general form. Same output either way. */
   straightObjects?: boolean
