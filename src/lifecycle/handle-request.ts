@@ -13,6 +13,7 @@ import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
+import { kGuardsWriteAfterEnd } from '../server/guarded-response'
 
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
   const root = route.root
@@ -172,14 +173,16 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
 /**
  * onResponse hooks and the "request completed" log line, when the response has been written. A
  * route without onResponse hooks, with request logging off, needs no 'finish' listener at all
- * (closing idle connections while the server closes is done per server, see ./closing.ts); its
- * response still gets one shared 'error' listener, so an error emitted on the response (a write
- * after end) is dropped as it would be with the hooks, never thrown.
+ * (closing idle connections while the server closes is done per server, see ./closing.ts). An error
+ * emitted on the response (a write after end) must still be dropped as it would be with the hooks,
+ * never thrown: trellis's node:http(s) responses guard themselves (server/guarded-response.ts);
+ * any other response (inject, HTTP/2, serverFactory) gets one shared 'error' listener.
  */
 function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
   if (reply.context.hooks.onResponse.length === 0 && reply.context.root.disableRequestLogging) {
-    res.on('error', ignoreResponseError)
+    // trellis's own node:http(s) responses guard themselves (server/guarded-response.ts)
+    if ((res as unknown as Record<symbol, unknown>)[kGuardsWriteAfterEnd] !== true) res.on('error', ignoreResponseError)
     return
   }
   const onFinished = (err?: Error): void => {
