@@ -11,7 +11,8 @@ import type { ResolvedOptions } from '../options'
 import { createRouter, type Router } from '../routing/router'
 import type { RouteRecord } from '../routing/routes'
 import type { RouteContext } from '../routing/route-context'
-import { findNotFound, type NotFoundEntry } from '../routing/not-found'
+import { findNotFound, findNotFoundEntry, type NotFoundEntry } from '../routing/not-found'
+import { answerPlainNotFound } from '../lifecycle/plain-not-found'
 import { handleRequest, preHandler } from '../lifecycle/handle-request'
 import type { ReplyBase } from '../lifecycle/reply'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
@@ -93,9 +94,12 @@ export class RootState {
           return
         }
         const url = req.url ?? '/'
+        const entry = findNotFoundEntry(this.notFoundRoutes, url)
         const q = url.indexOf('?')
+        // an application's querystring parser still sees every request
         const query = q === -1 ? {} : (options.querystringParser ?? parseQuery)(url.slice(q + 1))
-        handleRequest(this.notFoundFor(url), req, res, {}, query)
+        if (entry.plain) { answerPlainNotFound(entry.route, req, res); return }
+        handleRequest(entry.route, req, res, {}, query)
       },
       onBadUrl: (path, req, res) => {
         const { request, reply } = this.bareRequest(req, res)

@@ -76,8 +76,28 @@ function declaredLength (headers: BodyRequest['headers']): number | undefined {
   if (headers['transfer-encoding'] !== undefined) return undefined
   const raw = headerValue(headers, 'content-length')
   if (raw === undefined) return undefined
-  const t = raw.trim()
-  return /^[0-9]{1,15}$/.test(t) ? Number(t) : NaN
+  return parseLength(raw)
+}
+
+/** A Content-Length value (surrounding whitespace allowed): 1 to 15 digits, else NaN. A loop, not a regular expression: it runs on every request with a body. */
+function parseLength (raw: string): number {
+  let start = 0
+  let end = raw.length
+  while (start < end && isSpace(raw.charCodeAt(start))) start++
+  while (end > start && isSpace(raw.charCodeAt(end - 1))) end--
+  if (end === start || end - start > 15) return NaN
+  let n = 0
+  for (let i = start; i < end; i++) {
+    const c = raw.charCodeAt(i) - 48
+    if (c < 0 || c > 9) return NaN
+    n = n * 10 + c
+  }
+  return n
+}
+
+/** What String.prototype.trim removes, for the characters a header value can hold (tab, space; node refuses the others). */
+function isSpace (c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff
 }
 
 function isPositiveLimit (n: unknown): n is number {
@@ -127,10 +147,8 @@ export function parseBody (
       return
     }
     finished = true
-    resource.runInAsyncScope(() => {
-      if (err != null) done(err)
-      else done(null, body)
-    })
+    if (err != null) resource.runInAsyncScope(done, null, err)
+    else resource.runInAsyncScope(done, null, null, body)
   }
 
   const contentType = headerValue(request.headers, 'content-type')
@@ -189,6 +207,8 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
 
   const chunks: Buffer[] = []
   let received = 0
+  // true once the body is complete or reading gave up: the listeners stay on the stream (removing
+  // four listeners cost more than the request's whole body read) and do nothing from then on
   let ended = false
 
   const counted = (): number => typeof payload.receivedEncodedLength === 'number' ? payload.receivedEncodedLength : received
@@ -201,10 +221,12 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
   }
 
   function onData (chunk: Buffer | string): void {
+    if (ended) return
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
     received += buf.length
     // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
     if (received > limit || counted() > limit) {
+      ended = true
       cleanup()
       // keep the stream flowing so the rest is discarded rather than buffered or left blocking
       payload.on('error', noop)
@@ -216,8 +238,8 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
   }
 
   function onEnd (): void {
+    if (ended) return
     ended = true
-    cleanup()
     const size = counted()
     if (expected !== undefined && size !== expected) {
       finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH())
@@ -229,6 +251,8 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
   }
 
   function onError (err: unknown): void {
+    if (ended) return
+    ended = true
     cleanup()
     payload.on('error', noop)
     finish(withStatus(err))
@@ -236,6 +260,7 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
 
   function onClose (): void {
     if (ended) return
+    ended = true
     cleanup()
     finish(abortError())
   }

@@ -59,10 +59,23 @@ export function startRequest (route: RouteContext, request: RequestBase, reply: 
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
   if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
-  runRequestHooks(route.hooks.onRequest, route.server, request, reply, (err) => {
-    if (err !== null) { failWith(reply, err); return }
-    preParsing(request, reply)
-  })
+  runRequestHooks(route.hooks.onRequest, route.server, request, reply, afterOnRequest)
+}
+
+// the continuations after each request-hook phase: shared functions, no closure per request
+function afterOnRequest (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (err !== null) { failWith(reply, err); return }
+  preParsing(request, reply)
+}
+
+function afterPreValidation (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (err !== null) { failWith(reply, err); return }
+  validate(request, reply)
+}
+
+function afterPreHandler (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (err !== null) { failWith(reply, err); return }
+  callHandler(request, reply)
 }
 
 function failWith (reply: ReplyBase, err: unknown): void {
@@ -100,10 +113,7 @@ function preValidation (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
   const hooks = reply.context.hooks.preValidation
   if (hooks.length === 0) { validate(request, reply); return }
-  runRequestHooks(hooks, reply.context.server, request, reply, (err) => {
-    if (err !== null) { failWith(reply, err); return }
-    validate(request, reply)
-  })
+  runRequestHooks(hooks, reply.context.server, request, reply, afterPreValidation)
 }
 
 function validate (request: RequestBase, reply: ReplyBase): void {
@@ -137,10 +147,7 @@ function validated (request: RequestBase, reply: ReplyBase, error: Error | null)
 export function preHandler (request: RequestBase, reply: ReplyBase): void {
   const hooks = reply.context.hooks.preHandler
   if (hooks.length === 0) { callHandler(request, reply); return }
-  runRequestHooks(hooks, reply.context.server, request, reply, (err) => {
-    if (err !== null) { failWith(reply, err); return }
-    callHandler(request, reply)
-  })
+  runRequestHooks(hooks, reply.context.server, request, reply, afterPreHandler)
 }
 
 function callHandler (request: RequestBase, reply: ReplyBase): void {
