@@ -191,7 +191,93 @@ function runParser (parser: ResolvedParser, request: BodyRequest, input: unknown
   }
 }
 
-function readRawBody (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
+/** The state of one body read, on the payload stream: the listeners are shared functions (no closures per request). */
+const kReader = Symbol('trellis.bodyReader')
+
+class RawBodyReader {
+  chunks: Buffer[] = []
+  received = 0
+  /**
+   * True once the body is complete or reading gave up. After a complete body the listeners stay on
+   * the stream (removing four listeners cost more than reading a small body) and do nothing.
+   */
+  ended = false
+
+  constructor (
+    readonly request: BodyRequest,
+    readonly payload: PayloadStream,
+    readonly parser: ResolvedParser,
+    readonly limit: number,
+    readonly expected: number | undefined,
+    readonly finish: BodyDone
+  ) {}
+
+  counted (): number {
+    const encoded = this.payload.receivedEncodedLength
+    return typeof encoded === 'number' ? encoded : this.received
+  }
+
+  /** Stops listening (limit, error, abort); the listeners of a complete body stay (see `ended`). */
+  giveUp (err: Error): void {
+    this.ended = true
+    const payload = this.payload
+    payload.removeListener('data', onBodyData)
+    payload.removeListener('end', onBodyEnd)
+    payload.removeListener('error', onBodyError)
+    payload.removeListener('close', onBodyClose)
+    payload.on('error', noop)
+    this.chunks.length = 0
+    this.finish(err)
+  }
+
+  complete (): void {
+    this.ended = true
+    if (this.expected !== undefined && this.counted() !== this.expected) {
+      this.finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH())
+      return
+    }
+    const chunks = this.chunks
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    chunks.length = 0
+    const parser = this.parser
+    runParser(parser, this.request, parser.asString ? buffer.toString('utf8') : buffer, this.finish)
+  }
+}
+
+type ReadingStream = PayloadStream & { [kReader]?: RawBodyReader }
+
+function onBodyData (this: ReadingStream, chunk: Buffer | string): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+  reader.received += buf.length
+  // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
+  if (reader.received > reader.limit || reader.counted() > reader.limit) {
+    reader.giveUp(new FST_ERR_CTP_BODY_TOO_LARGE())
+    return
+  }
+  reader.chunks.push(buf)
+}
+
+function onBodyEnd (this: ReadingStream): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  reader.complete()
+}
+
+function onBodyError (this: ReadingStream, err: unknown): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  reader.giveUp(withStatus(err))
+}
+
+function onBodyClose (this: ReadingStream): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  reader.giveUp(abortError())
+}
+
+function readRawBody (request: BodyRequest, payload: ReadingStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
   const expected = declaredLength(request.headers)
   if (expected !== undefined && expected > limit) {
     // the client sends the announced body anyway: answer and close the connection (Fastify 4.29)
@@ -204,76 +290,17 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
     finish(abortError())
     return
   }
-
-  const chunks: Buffer[] = []
-  let received = 0
-  // true once the body is complete or reading gave up: the listeners stay on the stream (removing
-  // four listeners cost more than the request's whole body read) and do nothing from then on
-  let ended = false
-
-  const counted = (): number => typeof payload.receivedEncodedLength === 'number' ? payload.receivedEncodedLength : received
-
-  const cleanup = (): void => {
-    payload.removeListener('data', onData)
-    payload.removeListener('end', onEnd)
-    payload.removeListener('error', onError)
-    payload.removeListener('close', onClose)
-  }
-
-  function onData (chunk: Buffer | string): void {
-    if (ended) return
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
-    received += buf.length
-    // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
-    if (received > limit || counted() > limit) {
-      ended = true
-      cleanup()
-      // keep the stream flowing so the rest is discarded rather than buffered or left blocking
-      payload.on('error', noop)
-      chunks.length = 0
-      finish(new FST_ERR_CTP_BODY_TOO_LARGE())
-      return
-    }
-    chunks.push(buf)
-  }
-
-  function onEnd (): void {
-    if (ended) return
-    ended = true
-    const size = counted()
-    if (expected !== undefined && size !== expected) {
-      finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH())
-      return
-    }
-    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
-    chunks.length = 0
-    runParser(parser, request, parser.asString ? buffer.toString('utf8') : buffer, finish)
-  }
-
-  function onError (err: unknown): void {
-    if (ended) return
-    ended = true
-    cleanup()
-    payload.on('error', noop)
-    finish(withStatus(err))
-  }
-
-  function onClose (): void {
-    if (ended) return
-    ended = true
-    cleanup()
-    finish(abortError())
-  }
-
+  const reader = new RawBodyReader(request, payload, parser, limit, expected, finish)
   if (payload.readableEnded) {
     // already consumed by someone else: nothing more will arrive
-    onEnd()
+    reader.complete()
     return
   }
-  payload.on('data', onData)
-  payload.on('end', onEnd)
-  payload.on('error', onError)
-  payload.on('close', onClose)
+  payload[kReader] = reader
+  payload.on('data', onBodyData)
+  payload.on('end', onBodyEnd)
+  payload.on('error', onBodyError)
+  payload.on('close', onBodyClose)
   payload.resume()
 }
 
