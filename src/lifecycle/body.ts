@@ -195,22 +195,32 @@ function runParser (parser: ResolvedParser, request: BodyRequest, input: unknown
 const kReader = Symbol('trellis.bodyReader')
 
 class RawBodyReader {
-  chunks: Buffer[] = []
-  received = 0
+  // `declare`: fields set by the constructor only (see RequestBase)
+  declare readonly request: BodyRequest
+  declare readonly payload: PayloadStream
+  declare readonly parser: ResolvedParser
+  declare readonly limit: number
+  declare readonly expected: number | undefined
+  declare readonly finish: BodyDone
+  declare chunks: Buffer[]
+  declare received: number
   /**
    * True once the body is complete or reading gave up. After a complete body the listeners stay on
    * the stream (removing four listeners cost more than reading a small body) and do nothing.
    */
-  ended = false
+  declare ended: boolean
 
-  constructor (
-    readonly request: BodyRequest,
-    readonly payload: PayloadStream,
-    readonly parser: ResolvedParser,
-    readonly limit: number,
-    readonly expected: number | undefined,
-    readonly finish: BodyDone
-  ) {}
+  constructor (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, expected: number | undefined, finish: BodyDone) {
+    this.request = request
+    this.payload = payload
+    this.parser = parser
+    this.limit = limit
+    this.expected = expected
+    this.finish = finish
+    this.chunks = []
+    this.received = 0
+    this.ended = false
+  }
 
   counted (): number {
     const encoded = this.payload.receivedEncodedLength
