@@ -1,4 +1,4 @@
-// Instructions per request, the figure a busy machine cannot disturb: `npm run bench:icount`
+// Instructions per request, a figure other load on a busy machine does not disturb: `npm run bench:icount`
 // (= npm run build && node bench/icount.mjs). Not part of CI. Needs valgrind (Debian: apt-get install -y valgrind).
 //
 // Each server of bench/servers.mjs runs under `valgrind --tool=callgrind` (the same child process
@@ -6,9 +6,10 @@
 // first warms every route up (BENCH_ICOUNT_WARMUP requests each: V8's optimizing compiler has settled),
 // then per route: callgrind's counters are zeroed, BENCH_ICOUNT_REQUESTS requests are answered, and
 // the counters are dumped. Reported: instructions executed by the whole server process (every
-// thread: the main thread, V8's compiler and GC threads) per request, and ratios. Wall-clock time and
-// other load on the machine do not change these counts; what changes them a little is when V8's
-// background compiler and GC happen to run, so a difference under ~2 % is noise (run twice).
+// thread: the main thread, V8's compiler and GC threads) per request, and ratios. Other load on the
+// machine does not change these counts, but when V8's background compiler and GC happen to run does:
+// absolute counts of two runs differed by up to 40 %, and same-run ratios of one unchanged route
+// by ~4 %. Compare servers measured in the same run, and read differences of a few percent as noise.
 // Instructions are not time (a cache miss or a system call costs more than its instruction count),
 // so this ranks changes and compares servers; `npm run bench` on a quiet machine gives req/s.
 //
