@@ -11,6 +11,7 @@ import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
 import type { Logger } from './logger'
 import { createHttp2Server, closeHttp2Sessions, type Http2RequestListener } from './http2'
+import { GuardedServerResponse } from './guarded-response'
 
 export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
@@ -27,7 +28,9 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       requestTimeout: options.requestTimeout,
       headersTimeout: options.headersTimeout,
       connectionsCheckingInterval: options.connectionsCheckingInterval,
-      keepAliveTimeout: options.keepAliveTimeout
+      keepAliveTimeout: options.keepAliveTimeout,
+      // responses guard themselves against write-after-end errors: no 'error' listener per response
+      ServerResponse: GuardedServerResponse as typeof http.ServerResponse
     }
     if (options.maxRequestsPerSocket > 0) (serverOptions as Record<string, unknown>).maxRequestsPerSocket = options.maxRequestsPerSocket
     server = options.https !== null
