@@ -10,10 +10,15 @@
 // call to after `await app.ready()`: wall time, CPU time of the process (user + system, less
 // sensitive to a busy machine) and RSS after ready() (after a forced GC where --expose-gc allows).
 // Nothing of it runs in CI.
+// trellis with the persistent schema cache (`schemaCache: { dir }`, docs/schema-cache.md) is
+// measured twice: "cold" boots into an empty directory (it compiles and writes every entry),
+// "warm" is the restart: a first, unmeasured process fills a fresh directory, then the measured one
+// boots from it. Those rows are left out for the scenario without schemas (nothing to cache).
 // What-if: BOOT_AJV_NOOPT=1 node bench/boot.mjs --child trellis distinct   passes Ajv's
 // `code: { optimize: false }` to trellis (skips Ajv's name-optimization pass; see docs/benchmarks.md).
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +29,8 @@ const ROUTES = 1000
 
 const FRAMEWORKS = [
   { name: 'trellis', label: 'trellis' },
+  { name: 'trellis-cache-cold', label: 'trellis, schema cache cold (first boot)', cache: 'cold' },
+  { name: 'trellis-cache-warm', label: 'trellis, schema cache warm (restart)', cache: 'warm' },
   { name: 'fastify43', label: 'fastify 4.3.0' },
   { name: 'fastify', label: `fastify ${require('fastify/package.json').version}` }
 ]
@@ -79,10 +86,14 @@ const SHARED_REPLY = {
 function handler () { return { id: 1, name: 'x', ok: true, score: 1, items: [] } }
 
 async function child (name, scenario) {
-  const factory = name === 'trellis' ? require(join(root, 'dist', 'entry', 'index.cjs')) : require(name)
+  const isTrellis = name.startsWith('trellis')
+  const factory = isTrellis ? require(join(root, 'dist', 'entry', 'index.cjs')) : require(name)
+  const options = { logger: false }
+  if (process.env.BOOT_AJV_NOOPT) options.ajv = { customOptions: { code: { optimize: false } } }
+  if (name.startsWith('trellis-cache')) options.schemaCache = { dir: process.env.BOOT_CACHE_DIR }
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  const app = factory(process.env.BOOT_AJV_NOOPT ? { logger: false, ajv: { customOptions: { code: { optimize: false } } } } : { logger: false })
+  const app = factory(options)
   if (scenario === 'shared') {
     app.addSchema(structuredClone(SHARED_BODY))
     app.addSchema(structuredClone(SHARED_REPLY))
@@ -112,10 +123,23 @@ function median (xs) {
   return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
-function measureOnce (name, scenario) {
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', name, scenario], { encoding: 'utf8' })
+function runChild (name, scenario, env) {
+  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', name, scenario], { encoding: 'utf8', env: { ...process.env, ...env } })
   return JSON.parse(out.trim().split('\n').pop())
 }
+
+function measureOnce (framework, scenario) {
+  if (framework.cache === undefined) return runChild(framework.name, scenario, {})
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-boot-cache-'))
+  try {
+    if (framework.cache === 'warm') runChild(framework.name, scenario, { BOOT_CACHE_DIR: dir }) // fills the cache, not measured
+    return runChild(framework.name, scenario, { BOOT_CACHE_DIR: dir })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const runsIn = (f, s) => f.cache === undefined || s.key !== 'none'
 
 async function main () {
   const args = process.argv.slice(2)
@@ -127,7 +151,8 @@ async function main () {
   for (let r = 0; r < rounds; r++) {
     for (const s of SCENARIOS) {
       for (const f of FRAMEWORKS) {
-        const m = measureOnce(f.name, s.key)
+        if (!runsIn(f, s)) continue
+        const m = measureOnce(f, s.key)
         const cell = (results[s.key] ??= {})[f.name] ??= { ms: [], cpuMs: [], rss: [] }
         cell.ms.push(m.ms); cell.cpuMs.push(m.cpuMs); cell.rss.push(m.rss)
       }
@@ -141,6 +166,7 @@ async function main () {
   for (const s of SCENARIOS) {
     const base = results[s.key].fastify43
     for (const f of FRAMEWORKS) {
+      if (!runsIn(f, s)) continue
       const c = results[s.key][f.name]
       const ms = median(c.ms); const cpu = median(c.cpuMs); const rss = median(c.rss) / 2 ** 20
       lines.push(`| ${s.label} | ${f.label} | ${ms.toFixed(0)} | ${cpu.toFixed(0)} | ${rss.toFixed(1)} | ` +

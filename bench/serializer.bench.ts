@@ -81,12 +81,13 @@ const cases: Case[] = [small, wide, rows, array, nested]
  * millisecond each) for `ms` milliseconds and keeps the quickest. On a shared machine a batch
  * the scheduler interrupts is only slower, so the minimum filters the interruptions out.
  */
-function measure (fn: (x: unknown) => string, data: unknown, ms: number): number {
+function measure (fn: (x: unknown) => string, data: unknown, ms: number, byteLength = true): number {
   let sink = 0
   let batch = 1
+  const call = byteLength ? (x: unknown): number => Buffer.byteLength(fn(x)) : (x: unknown): number => fn(x).length
   for (;;) { // size a batch to ~1 ms (also the warm-up)
     const t = process.hrtime.bigint()
-    for (let i = 0; i < batch; i++) sink += Buffer.byteLength(fn(data))
+    for (let i = 0; i < batch; i++) sink += call(data)
     if (Number(process.hrtime.bigint() - t) > 1e6 || batch > 1e6) break
     batch *= 2
   }
@@ -94,7 +95,7 @@ function measure (fn: (x: unknown) => string, data: unknown, ms: number): number
   const end = process.hrtime.bigint() + BigInt(ms) * 1_000_000n
   while (process.hrtime.bigint() < end) {
     const t = process.hrtime.bigint()
-    for (let i = 0; i < batch; i++) sink += Buffer.byteLength(fn(data))
+    for (let i = 0; i < batch; i++) sink += call(data)
     best = Math.min(best, Number(process.hrtime.bigint() - t))
   }
   if (sink === -1) console.log(sink)
@@ -124,4 +125,21 @@ for (const c of cases) {
   const ratio = (n: number): string => (n.toFixed(2) + 'x').padStart(8)
   console.log(c.name.padEnd(27) + fmt(best.ours) + ' ' + fmt(best.five) + ' ' + fmt(best.seven) + ' ' + fmt(best.json) + ' ' +
     ratio(best.ours / best.five) + ' ' + ratio(best.ours / best.seven) + ' ' + ratio(best.ours / best.json))
+}
+
+// Where the time of the 100-item array goes: building the string vs measuring it (Buffer.byteLength
+// flattens a concatenated rope; JSON.stringify's result is flat already), µs per call.
+{
+  const ours = compileSerializer(rows.schema)
+  const json = JSON.stringify as (x: unknown) => string
+  const best = { oursBuild: 0, oursAll: 0, jsonBuild: 0, jsonAll: 0 }
+  for (let r = 0; r < ROUNDS; r++) {
+    best.oursBuild = Math.max(best.oursBuild, measure(ours, rows.data, MS / 2, false))
+    best.oursAll = Math.max(best.oursAll, measure(ours, rows.data, MS / 2))
+    best.jsonBuild = Math.max(best.jsonBuild, measure(json, rows.data, MS / 2, false))
+    best.jsonAll = Math.max(best.jsonAll, measure(json, rows.data, MS / 2))
+  }
+  const us = (perSecond: number): string => (1e6 / perSecond).toFixed(1)
+  console.log(`\n${rows.name}, µs per call: trellis builds the string in ${us(best.oursBuild)}, + Buffer.byteLength (flattening the rope) ${us(best.oursAll)}; ` +
+    `JSON.stringify ${us(best.jsonBuild)}, + Buffer.byteLength ${us(best.jsonAll)}`)
 }

@@ -6,7 +6,6 @@
  * (the factory returns that type); the signatures here are the run-time ones.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import lightMyRequest from 'light-my-request'
 import { errorCodes } from './errors'
 import { contextOf, type Context } from './context/context'
 import { kContext } from './context/symbols'
@@ -23,6 +22,11 @@ import { FASTIFY_COMPAT_VERSION } from './version'
 import { emitDeprecation } from './warnings'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './context/schema-compilers'
+
+// light-my-request is loaded on the first inject(): a server that only listens never loads it
+function lightMyRequest (...args: unknown[]): any {
+  return (require('light-my-request') as (...a: unknown[]) => unknown)(...args)
+}
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 
@@ -344,9 +348,9 @@ export class TrellisInstance {
       return Promise.reject(error)
     }
     // once ready, inject dispatches synchronously: invalid options throw to the caller (as in Fastify)
-    if (root.isReady && !root.closing) return lightMyRequest((req, res) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
+    if (root.isReady && !root.closing) return lightMyRequest((req: unknown, res: unknown) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
     if (typeof cb === 'function') {
-      bootReady(root).then(() => lightMyRequest((req, res) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
+      bootReady(root).then(() => lightMyRequest((req: unknown, res: unknown) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
       return undefined
     }
     return lightMyRequest(dispatch as never, opts as never)

@@ -8,6 +8,8 @@ import { errorCodes } from './errors'
 import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
 import { withVersioning, type VersioningOption } from './routing/versioning'
 import { DEFAULT_JSON_DEPTH_LIMIT } from './lifecycle/json-depth'
+import { resolveSchemaCacheOption } from './schema/validation/compile-cache/option'
+import type { SchemaCacheOptions } from './schema/validation/compile-cache/validator-code-cache'
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
@@ -62,6 +64,8 @@ export interface TrellisOptions {
   frameworkErrors?: (error: Error, request: any, reply: any) => unknown
   /** Replaces the answer to malformed HTTP (node's 'clientError'); `this` is the instance. */
   clientErrorHandler?: (error: Error, socket: import('node:net').Socket) => void
+  /** trellis: the persistent compile cache of the default validator compiler (docs/schema-cache.md). */
+  schemaCache?: { dir: string } | false
   [unknown: string]: unknown
 }
 
@@ -70,6 +74,7 @@ export interface ResolvedOptions {
   bodyLimit: number
   pluginTimeout: number
   ajv: AjvOptions
+  schemaCache: SchemaCacheOptions | undefined
   schemaErrorFormatter: TrellisOptions['schemaErrorFormatter']
   exposeHeadRoutes: boolean
   ignoreTrailingSlash: boolean
@@ -221,6 +226,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     bodyLimit: integer(opts, 'bodyLimit', 1048576, 1),
     pluginTimeout: integer(opts, 'pluginTimeout', 10000),
     ajv: { customOptions: {}, plugins: [], ...ajv },
+    schemaCache: resolveSchemaCacheOption(opts.schemaCache, invalid),
     schemaErrorFormatter: schemaErrorFormatter(opts.schemaErrorFormatter),
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),

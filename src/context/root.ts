@@ -11,7 +11,8 @@ import type { ResolvedOptions } from '../options'
 import { createRouter, type Router } from '../routing/router'
 import type { RouteRecord } from '../routing/routes'
 import type { RouteContext } from '../routing/route-context'
-import { findNotFound, type NotFoundEntry } from '../routing/not-found'
+import { findNotFound, findNotFoundEntry, type NotFoundEntry } from '../routing/not-found'
+import { answerPlainNotFound } from '../lifecycle/plain-not-found'
 import { handleRequest, preHandler } from '../lifecycle/handle-request'
 import type { ReplyBase } from '../lifecycle/reply'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
@@ -93,9 +94,12 @@ export class RootState {
           return
         }
         const url = req.url ?? '/'
+        const entry = findNotFoundEntry(this.notFoundRoutes, url)
         const q = url.indexOf('?')
+        // an application's querystring parser still sees every request
         const query = q === -1 ? {} : (options.querystringParser ?? parseQuery)(url.slice(q + 1))
-        handleRequest(this.notFoundFor(url), req, res, {}, query)
+        if (entry.plain) { answerPlainNotFound(entry.route, req, res); return }
+        handleRequest(entry.route, req, res, {}, query)
       },
       onBadUrl: (path, req, res) => {
         const { request, reply } = this.bareRequest(req, res)
@@ -175,27 +179,10 @@ function buildGenReqId (options: ResolvedOptions): (req: IncomingMessage) => str
   const header = options.requestIdHeader
   const gen = options.genReqId
   if (header === false) return gen
+  // node has built req.headers before the request listener runs (it reads `host` and `expect`
+  // itself), so reading the header from it costs one property lookup
   return (req) => {
-    const value = requestIdFromHeaders(req, header)
+    const value = req.headers[header]
     return typeof value === 'string' && value !== '' ? value : gen(req)
   }
-}
-
-/**
- * `req.headers[name]`, read from `rawHeaders` when the header appears at most once: node builds
- * `req.headers` lazily, so a request whose headers nothing else reads never pays for that object.
- * A repeated header (node joins or drops repeats) or a request without rawHeaders reads `req.headers`.
- */
-function requestIdFromHeaders (req: IncomingMessage, name: string): unknown {
-  const raw = req.rawHeaders
-  if (!Array.isArray(raw)) return req.headers[name]
-  let found: string | undefined
-  for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i]
-    if (key.length === name.length && key.toLowerCase() === name) {
-      if (found !== undefined) return req.headers[name]
-      found = raw[i + 1]
-    }
-  }
-  return found
 }

@@ -76,8 +76,28 @@ function declaredLength (headers: BodyRequest['headers']): number | undefined {
   if (headers['transfer-encoding'] !== undefined) return undefined
   const raw = headerValue(headers, 'content-length')
   if (raw === undefined) return undefined
-  const t = raw.trim()
-  return /^[0-9]{1,15}$/.test(t) ? Number(t) : NaN
+  return parseLength(raw)
+}
+
+/** A Content-Length value (surrounding whitespace allowed): 1 to 15 digits, else NaN. A loop, not a regular expression: it runs on every request with a body. */
+function parseLength (raw: string): number {
+  let start = 0
+  let end = raw.length
+  while (start < end && isSpace(raw.charCodeAt(start))) start++
+  while (end > start && isSpace(raw.charCodeAt(end - 1))) end--
+  if (end === start || end - start > 15) return NaN
+  let n = 0
+  for (let i = start; i < end; i++) {
+    const c = raw.charCodeAt(i) - 48
+    if (c < 0 || c > 9) return NaN
+    n = n * 10 + c
+  }
+  return n
+}
+
+/** What String.prototype.trim removes, for the characters a header value can hold (tab, space; node refuses the others). */
+function isSpace (c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff
 }
 
 function isPositiveLimit (n: unknown): n is number {
@@ -127,10 +147,8 @@ export function parseBody (
       return
     }
     finished = true
-    resource.runInAsyncScope(() => {
-      if (err != null) done(err)
-      else done(null, body)
-    })
+    if (err != null) resource.runInAsyncScope(done, null, err)
+    else resource.runInAsyncScope(done, null, null, body)
   }
 
   const contentType = headerValue(request.headers, 'content-type')
@@ -173,7 +191,103 @@ function runParser (parser: ResolvedParser, request: BodyRequest, input: unknown
   }
 }
 
-function readRawBody (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
+/** The state of one body read, on the payload stream: the listeners are shared functions (no closures per request). */
+const kReader = Symbol('trellis.bodyReader')
+
+class RawBodyReader {
+  // `declare`: fields set by the constructor only (see RequestBase)
+  declare readonly request: BodyRequest
+  declare readonly payload: PayloadStream
+  declare readonly parser: ResolvedParser
+  declare readonly limit: number
+  declare readonly expected: number | undefined
+  declare readonly finish: BodyDone
+  declare chunks: Buffer[]
+  declare received: number
+  /**
+   * True once the body is complete or reading gave up. After a complete body the listeners stay on
+   * the stream (removing four listeners cost more than reading a small body) and do nothing.
+   */
+  declare ended: boolean
+
+  constructor (request: BodyRequest, payload: PayloadStream, parser: ResolvedParser, limit: number, expected: number | undefined, finish: BodyDone) {
+    this.request = request
+    this.payload = payload
+    this.parser = parser
+    this.limit = limit
+    this.expected = expected
+    this.finish = finish
+    this.chunks = []
+    this.received = 0
+    this.ended = false
+  }
+
+  counted (): number {
+    const encoded = this.payload.receivedEncodedLength
+    return typeof encoded === 'number' ? encoded : this.received
+  }
+
+  /** Stops listening (limit, error, abort); the listeners of a complete body stay (see `ended`). */
+  giveUp (err: Error): void {
+    this.ended = true
+    const payload = this.payload
+    payload.removeListener('data', onBodyData)
+    payload.removeListener('end', onBodyEnd)
+    payload.removeListener('error', onBodyError)
+    payload.removeListener('close', onBodyClose)
+    payload.on('error', noop)
+    this.chunks.length = 0
+    this.finish(err)
+  }
+
+  complete (): void {
+    this.ended = true
+    if (this.expected !== undefined && this.counted() !== this.expected) {
+      this.finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH())
+      return
+    }
+    const chunks = this.chunks
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    chunks.length = 0
+    const parser = this.parser
+    runParser(parser, this.request, parser.asString ? buffer.toString('utf8') : buffer, this.finish)
+  }
+}
+
+type ReadingStream = PayloadStream & { [kReader]?: RawBodyReader }
+
+function onBodyData (this: ReadingStream, chunk: Buffer | string): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+  reader.received += buf.length
+  // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
+  if (reader.received > reader.limit || reader.counted() > reader.limit) {
+    reader.giveUp(new FST_ERR_CTP_BODY_TOO_LARGE())
+    return
+  }
+  reader.chunks.push(buf)
+}
+
+function onBodyEnd (this: ReadingStream): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  reader.complete()
+}
+
+function onBodyError (this: ReadingStream, err: unknown): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  reader.giveUp(withStatus(err))
+}
+
+function onBodyClose (this: ReadingStream): void {
+  const reader = this[kReader]
+  if (reader === undefined || reader.ended) return
+  reader.giveUp(abortError())
+}
+
+function readRawBody (request: BodyRequest, payload: ReadingStream, parser: ResolvedParser, limit: number, finish: BodyDone): void {
   const expected = declaredLength(request.headers)
   if (expected !== undefined && expected > limit) {
     // the client sends the announced body anyway: answer and close the connection (Fastify 4.29)
@@ -186,69 +300,17 @@ function readRawBody (request: BodyRequest, payload: PayloadStream, parser: Reso
     finish(abortError())
     return
   }
-
-  const chunks: Buffer[] = []
-  let received = 0
-  let ended = false
-
-  const counted = (): number => typeof payload.receivedEncodedLength === 'number' ? payload.receivedEncodedLength : received
-
-  const cleanup = (): void => {
-    payload.removeListener('data', onData)
-    payload.removeListener('end', onEnd)
-    payload.removeListener('error', onError)
-    payload.removeListener('close', onClose)
-  }
-
-  function onData (chunk: Buffer | string): void {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
-    received += buf.length
-    // the limit applies to the decoded bytes too (Fastify 4.29), not only the encoded ones
-    if (received > limit || counted() > limit) {
-      cleanup()
-      // keep the stream flowing so the rest is discarded rather than buffered or left blocking
-      payload.on('error', noop)
-      chunks.length = 0
-      finish(new FST_ERR_CTP_BODY_TOO_LARGE())
-      return
-    }
-    chunks.push(buf)
-  }
-
-  function onEnd (): void {
-    ended = true
-    cleanup()
-    const size = counted()
-    if (expected !== undefined && size !== expected) {
-      finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH())
-      return
-    }
-    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
-    chunks.length = 0
-    runParser(parser, request, parser.asString ? buffer.toString('utf8') : buffer, finish)
-  }
-
-  function onError (err: unknown): void {
-    cleanup()
-    payload.on('error', noop)
-    finish(withStatus(err))
-  }
-
-  function onClose (): void {
-    if (ended) return
-    cleanup()
-    finish(abortError())
-  }
-
+  const reader = new RawBodyReader(request, payload, parser, limit, expected, finish)
   if (payload.readableEnded) {
     // already consumed by someone else: nothing more will arrive
-    onEnd()
+    reader.complete()
     return
   }
-  payload.on('data', onData)
-  payload.on('end', onEnd)
-  payload.on('error', onError)
-  payload.on('close', onClose)
+  payload[kReader] = reader
+  payload.on('data', onBodyData)
+  payload.on('end', onBodyEnd)
+  payload.on('error', onBodyError)
+  payload.on('close', onBodyClose)
   payload.resume()
 }
 

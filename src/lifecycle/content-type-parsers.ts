@@ -89,7 +89,10 @@ export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error
       return
     }
     if (typeof body !== 'string') body = body.toString('utf8')
-    if (jsonDepthExceeds(body, depthLimit)) {
+    // valid JSON nested deeper than the limit has at least 2 × (limit + 1) characters: a shorter
+    // body is only scanned when it fails to parse (to answer the same error as a scan before parsing)
+    const short = body.length < 2 * (depthLimit + 1)
+    if (!short && jsonDepthExceeds(body, depthLimit)) {
       done(new FST_ERR_CTP_JSON_TOO_DEEP(depthLimit), undefined)
       return
     }
@@ -99,6 +102,10 @@ export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error
         ? JSON.parse(body)
         : secureJson.parse(body, undefined, { protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning })
     } catch (err) {
+      if (short && jsonDepthExceeds(body, depthLimit)) {
+        done(new FST_ERR_CTP_JSON_TOO_DEEP(depthLimit), undefined)
+        return
+      }
       const e = (err instanceof Error ? err : new SyntaxError(String(err))) as Error & { statusCode?: number }
       e.statusCode = 400
       done(e, undefined)

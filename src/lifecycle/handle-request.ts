@@ -13,6 +13,7 @@ import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
+import { kGuardsWriteAfterEnd } from '../server/guarded-response'
 
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
   const root = route.root
@@ -58,10 +59,23 @@ export function startRequest (route: RouteContext, request: RequestBase, reply: 
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
   if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
-  runRequestHooks(route.hooks.onRequest, route.server, request, reply, (err) => {
-    if (err !== null) { failWith(reply, err); return }
-    preParsing(request, reply)
-  })
+  runRequestHooks(route.hooks.onRequest, route.server, request, reply, afterOnRequest)
+}
+
+// the continuations after each request-hook phase: shared functions, no closure per request
+function afterOnRequest (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (err !== null) { failWith(reply, err); return }
+  preParsing(request, reply)
+}
+
+function afterPreValidation (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (err !== null) { failWith(reply, err); return }
+  validate(request, reply)
+}
+
+function afterPreHandler (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (err !== null) { failWith(reply, err); return }
+  callHandler(request, reply)
 }
 
 function failWith (reply: ReplyBase, err: unknown): void {
@@ -101,10 +115,7 @@ function preValidation (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
   const hooks = reply.routeContext.hooks.preValidation
   if (hooks.length === 0) { validate(request, reply); return }
-  runRequestHooks(hooks, reply.routeContext.server, request, reply, (err) => {
-    if (err !== null) { failWith(reply, err); return }
-    validate(request, reply)
-  })
+  runRequestHooks(hooks, reply.routeContext.server, request, reply, afterPreValidation)
 }
 
 function validate (request: RequestBase, reply: ReplyBase): void {
@@ -138,10 +149,7 @@ function validated (request: RequestBase, reply: ReplyBase, error: Error | null)
 export function preHandler (request: RequestBase, reply: ReplyBase): void {
   const hooks = reply.routeContext.hooks.preHandler
   if (hooks.length === 0) { callHandler(request, reply); return }
-  runRequestHooks(hooks, reply.routeContext.server, request, reply, (err) => {
-    if (err !== null) { failWith(reply, err); return }
-    callHandler(request, reply)
-  })
+  runRequestHooks(hooks, reply.routeContext.server, request, reply, afterPreHandler)
 }
 
 function callHandler (request: RequestBase, reply: ReplyBase): void {
@@ -174,14 +182,16 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
 /**
  * onResponse hooks and the "request completed" log line, when the response has been written. A
  * route without onResponse hooks, with request logging off, needs no 'finish' listener at all
- * (closing idle connections while the server closes is done per server, see ./closing.ts); its
- * response still gets one shared 'error' listener, so an error emitted on the response (a write
- * after end) is dropped as it would be with the hooks, never thrown.
+ * (closing idle connections while the server closes is done per server, see ./closing.ts). An error
+ * emitted on the response (a write after end) must still be dropped as it would be with the hooks,
+ * never thrown: trellis's node:http(s) responses guard themselves (server/guarded-response.ts);
+ * any other response (inject, HTTP/2, serverFactory) gets one shared 'error' listener.
  */
 function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
   if (reply.routeContext.hooks.onResponse.length === 0 && reply.routeContext.root.disableRequestLogging) {
-    res.on('error', ignoreResponseError)
+    // trellis's own node:http(s) responses guard themselves (server/guarded-response.ts)
+    if ((res as unknown as Record<symbol, unknown>)[kGuardsWriteAfterEnd] !== true) res.on('error', ignoreResponseError)
     return
   }
   const onFinished = (err?: Error): void => {

@@ -12,26 +12,29 @@ function isPromise (value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Runs `hooks` as (request, reply, done) in order. `next(err)` is called once, after the last hook,
- * on the first error, or never when a hook sent the reply (the reply then owns the request).
+ * Runs `hooks` as (request, reply, done) in order. `next(err, request, reply)` is called once, after
+ * the last hook, on the first error, or never when a hook sent the reply (the reply then owns the
+ * request). `next` gets the request and reply back so callers pass one shared function, not a
+ * closure per request. Each `done` call runs the next hook at once (recursively, as Fastify 4.3's
+ * runner does): code a hook runs after `done()` runs after the hooks that follow it.
  */
-export function runRequestHooks (
-  hooks: AnyHook[], thisArg: unknown, request: unknown, reply: { sent: boolean },
-  next: (err: Error | null) => void
+export function runRequestHooks<Req, Rep extends { sent: boolean }> (
+  hooks: AnyHook[], thisArg: unknown, request: Req, reply: Rep,
+  next: (err: Error | null, request: Req, reply: Rep) => void
 ): void {
   let i = 0
   const step = (err?: unknown): void => {
     // a hook that answered or hijacked owns the response: a later error of it is dropped (Fastify 4.3);
     // like Fastify, a non-Error value (a thrown string) reaches the error handlers as it is
     if (reply.sent) return
-    if (err !== undefined && err !== null) { next(err as Error); return }
-    if (i === hooks.length) { next(null); return }
+    if (err !== undefined && err !== null) { next(err as Error, request, reply); return }
+    if (i === hooks.length) { next(null, request, reply); return }
     const hook = hooks[i++]
     let result: unknown
     try {
       result = hook.call(thisArg, request, reply, step)
-    } catch (e) { next((e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error); return }
-    if (isPromise(result)) result.then(() => step(), (e: unknown) => step(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()))
+    } catch (e) { next((e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error, request, reply); return }
+    if (result !== undefined && isPromise(result)) result.then(() => step(), (e: unknown) => step(e ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()))
   }
   step()
 }

@@ -32,26 +32,27 @@ export class ReplyBase {
   static ownFields: DecoratedField[] = []
   static instanceFields: DecoratedField[] = []
   static applyFields: (target: object) => void = applyNoFields
-  raw: ServerResponse
-  request: RequestBase
-  log: Logger
-  routeContext: RouteContext
+  // `declare`: set by the constructor only (see RequestBase)
+  declare raw: ServerResponse
+  declare request: RequestBase
+  declare log: Logger
+  declare routeContext: RouteContext
   /** Headers to write, lowercased names. */
-  headersStore: Record<string, HeaderValue>
-  trailersStore: Record<string, ((reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown) | undefined> | null
-  customSerializer: ((payload: any) => string) | null
-  isError: boolean
-  hijacked: boolean
-  hasStatusCode: boolean
-  runningOnErrorHook: boolean
+  declare headersStore: Record<string, HeaderValue>
+  declare trailersStore: Record<string, ((reply: ReplyBase, payload: unknown, done: (err?: unknown, value?: unknown) => void) => unknown) | undefined> | null
+  declare customSerializer: ((payload: any) => string) | null
+  declare isError: boolean
+  declare hijacked: boolean
+  declare hasStatusCode: boolean
+  declare runningOnErrorHook: boolean
   /** The error handler to use for the next error; undefined: the route's; false: none left. */
-  nextErrorHandler: ErrorHandler | false | undefined
+  declare nextErrorHandler: ErrorHandler | false | undefined
   /** Depth of synchronous reply.send() calls in progress. */
-  sending: number
-  startTime: number
-  endTime: number | undefined
+  declare sending: number
+  declare startTime: number
+  declare endTime: number | undefined
   /** elapsedTime added a 'finish' listener to record endTime. */
-  watchingEnd: boolean
+  declare watchingEnd: boolean
 
   constructor (res: ServerResponse, request: RequestBase, log: Logger) {
     this.raw = res

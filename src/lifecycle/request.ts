@@ -25,15 +25,17 @@ export class RequestBase {
   static ownFields: DecoratedField[] = []
   static instanceFields: DecoratedField[] = []
   static applyFields: (target: object) => void = applyNoFields
-  id: string
-  params: Record<string, string>
-  raw: IncomingMessage
-  query: any
-  log: Logger
-  body: any
-  routeContext: RouteContext
-  validationError: (Error & { validation?: unknown; validationContext?: string }) | undefined
-  additionalHeaders: Record<string, unknown> | undefined
+  // `declare`: the constructor sets every field; a plain declaration would make the ES2022 class
+  // define each field as undefined first (an extra initializer call and store per field per request)
+  declare id: string
+  declare params: Record<string, string>
+  declare raw: IncomingMessage
+  declare query: any
+  declare log: Logger
+  declare body: any
+  declare routeContext: RouteContext
+  declare validationError: (Error & { validation?: unknown; validationContext?: string }) | undefined
+  declare additionalHeaders: Record<string, unknown> | undefined
 
   constructor (id: string, params: Record<string, string>, raw: IncomingMessage, query: unknown, log: Logger, context: RouteContext) {
     this.id = id

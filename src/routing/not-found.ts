@@ -12,12 +12,13 @@ import { contextGenReqId } from '../context/gen-req-id'
 import { contextChildLoggerFactory } from '../context/child-logger-factory'
 import { requestHookNames, type AnyHook, type RequestHookName } from '../context/hooks'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
+import { basicNotFoundPayload } from '../lifecycle/not-found-payload'
 
 export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void }; routeContext: RouteContext }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
-  const message = `Route ${request.raw.method ?? 'GET'}:${request.raw.url ?? '/'} not found`
+  const payload = basicNotFoundPayload(request.raw.method ?? 'GET', request.raw.url ?? '/')
   // not logged with disableRequestLogging (Fastify 4.29)
-  if (!request.routeContext.root.options.disableRequestLogging) request.log.info(message)
-  reply.code(404).send({ message, error: 'Not Found', statusCode: 404 })
+  if (!request.routeContext.root.options.disableRequestLogging) request.log.info(payload.message)
+  reply.code(404).send(payload)
 }
 
 export interface NotFoundEntry {
@@ -25,6 +26,16 @@ export interface NotFoundEntry {
   /** `prefix` ending with '/' (computed once: the 404 path compares every request against it). */
   prefixSlash: string
   route: RouteContext
+  /** Nothing can observe this 404 route's request path: answered by lifecycle/plain-not-found.ts. */
+  plain: boolean
+}
+
+/** The default handler, no hooks at all, no reply serializer, no child logger factory, the silent logger. */
+function isPlain (route: RouteContext): boolean {
+  if (route.handler !== basicNotFound || route.replySerializer !== null || route.childLoggerFactory !== null) return false
+  if (!route.root.silentLog) return false
+  for (const name of requestHookNames) if (route.hooks[name].length > 0) return false
+  return true
 }
 
 function routeFor (context: Context): RouteContext {
@@ -73,7 +84,8 @@ export function buildNotFoundRoutes (root: Context): NotFoundEntry[] {
   const visit = (context: Context): void => {
     const isOwner = context.parent === null || context.ownNotFound || (context.prefix !== context.parent.prefix && !byPrefix.has(context.prefix))
     if (isOwner && (context.ownNotFound || !byPrefix.has(context.prefix))) {
-      byPrefix.set(context.prefix, { prefix: context.prefix, prefixSlash: context.prefix.endsWith('/') ? context.prefix : context.prefix + '/', route: routeFor(context) })
+      const route = routeFor(context)
+      byPrefix.set(context.prefix, { prefix: context.prefix, prefixSlash: context.prefix.endsWith('/') ? context.prefix : context.prefix + '/', route, plain: isPlain(route) })
     }
     for (const child of context.children) visit(child)
   }
@@ -84,12 +96,16 @@ export function buildNotFoundRoutes (root: Context): NotFoundEntry[] {
 }
 
 export function findNotFound (entries: NotFoundEntry[], url: string): RouteContext {
+  return findNotFoundEntry(entries, url).route
+}
+
+export function findNotFoundEntry (entries: NotFoundEntry[], url: string): NotFoundEntry {
   const q = url.indexOf('?')
   const path = q === -1 ? url : url.slice(0, q)
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]
     const p = entry.prefix
-    if (p === '' || path === p || path.startsWith(entry.prefixSlash)) return entry.route
+    if (p === '' || path === p || path.startsWith(entry.prefixSlash)) return entry
   }
-  return entries[entries.length - 1].route
+  return entries[entries.length - 1]
 }

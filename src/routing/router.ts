@@ -47,7 +47,7 @@ export interface Router {
 
 export function createRouter (options: RouterOptions): Router {
   const querystringParser = options.querystringParser ?? ((q: string) => parseQuery(q))
-  const statics = new StaticRoutes(querystringParser)
+  const statics = new StaticRoutes(querystringParser, options.querystringParser === undefined)
   const fmw = FindMyWay({
     ignoreTrailingSlash: options.ignoreTrailingSlash,
     ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,

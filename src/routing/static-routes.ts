@@ -27,7 +27,11 @@ export class StaticRoutes {
   private get: Map<string, StaticEntry> | null = new Map()
   private byMethod: Map<string, Map<string, StaticEntry>> | null = new Map()
 
-  constructor (private readonly querystringParser: (query: string) => Record<string, unknown>) {}
+  /**
+   * @param defaultParser the parser is node's `querystring.parse`, whose result for an empty
+   *   querystring is a new empty object without prototype: made here without the call
+   */
+  constructor (private readonly querystringParser: (query: string) => Record<string, unknown>, private readonly defaultParser = false) {}
 
   add (method: string, path: string, constraints: Record<string, unknown>, handler: Handler, store: RouteContext): void {
     if (this.byMethod === null) return
@@ -55,7 +59,10 @@ export class StaticRoutes {
     const q = url.indexOf('?')
     const entry = table.get(q === -1 ? url : url.slice(0, q))
     if (entry === undefined) return false
-    entry.handler(req, res, new EmptyParams(), entry.store, this.querystringParser(q === -1 ? '' : url.slice(q + 1)))
+    const query = q === -1
+      ? (this.defaultParser ? Object.create(null) as Record<string, unknown> : this.querystringParser(''))
+      : this.querystringParser(url.slice(q + 1))
+    entry.handler(req, res, new EmptyParams(), entry.store, query)
     return true
   }
 }

@@ -4,13 +4,14 @@
  * connections are closed, and requests that still arrive get 503 while closing.
  */
 import http from 'node:http'
-import https from 'node:https'
+import type https from 'node:https'
 import net, { type AddressInfo, type Socket } from 'node:net'
-import dns from 'node:dns'
+import type dns from 'node:dns'
 import { errorCodes } from '../errors'
 import type { ResolvedOptions } from '../options'
 import type { Logger } from './logger'
 import { createHttp2Server, closeHttp2Sessions, type Http2RequestListener } from './http2'
+import { GuardedServerResponse } from './guarded-response'
 
 export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
@@ -27,7 +28,9 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       requestTimeout: options.requestTimeout,
       headersTimeout: options.headersTimeout,
       connectionsCheckingInterval: options.connectionsCheckingInterval,
-      keepAliveTimeout: options.keepAliveTimeout
+      keepAliveTimeout: options.keepAliveTimeout,
+      // responses guard themselves against write-after-end errors: no 'error' listener per response
+      ServerResponse: GuardedServerResponse as typeof http.ServerResponse
     }
     // trellis-only options (headersTimeout, connectionsCheckingInterval) not given: the same names
     // in Fastify 4.29's `http` option apply
@@ -36,7 +39,7 @@ export function createServer (options: ResolvedOptions, listener: RequestListene
       if (options.input[name] === undefined && httpOption[name] !== undefined) delete serverOptions[name]
     }
     server = options.https !== null
-      ? https.createServer({ ...options.https, ...serverOptions }, listener)
+      ? (require('node:https') as typeof https).createServer({ ...options.https, ...serverOptions }, listener) // loaded only for TLS
       // Fastify 4.29's `http` option: node's own server options; trellis's timeouts above still apply
       : http.createServer({ ...httpOption, ...serverOptions }, listener)
     // node reads maxRequestsPerSocket from the server object only (createServer ignores the option):
@@ -92,7 +95,7 @@ export async function listen (server: http.Server, options: ListenOptions, secur
   }
   let host = options.host ?? 'localhost'
   if (host === 'localhost') {
-    host = await new Promise<string>((resolve) => dns.lookup('localhost', (err, address) => resolve(err === null ? address : '127.0.0.1')))
+    host = await new Promise<string>((resolve) => (require('node:dns') as typeof dns).lookup('localhost', (err, address) => resolve(err === null ? address : '127.0.0.1')))
   }
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => { server.removeListener('listening', onListening); reject(err) }

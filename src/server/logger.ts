@@ -2,8 +2,14 @@
  * The logger: pino when `logger` is true or pino options, the given instance when it already looks
  * like a logger, and a silent logger otherwise. Requests get a child logger carrying their id.
  */
-import pino from 'pino'
+import type pinoType from 'pino'
 import { errorCodes } from '../errors'
+
+// pino is loaded when a pino logger is made (or an application's pino instance is inspected): a
+// server with logging off never loads it
+function pinoModule (): typeof pinoType {
+  return require('pino') as typeof pinoType
+}
 
 export interface Logger {
   level: string
@@ -52,7 +58,7 @@ export const serializers = {
   res (reply: any) {
     return { statusCode: reply.statusCode ?? reply.raw?.statusCode }
   },
-  err: pino.stdSerializers.err
+  get err (): (err: Error) => unknown { return pinoModule().stdSerializers.err }
 }
 
 /**
@@ -61,7 +67,8 @@ export const serializers = {
  * there is nothing to add or the logger is not pino.
  */
 export function missingDefaultSerializers (logger: Logger): Record<string, (value: any) => unknown> | undefined {
-  const own = (logger as unknown as Record<symbol, unknown>)[pino.symbols.serializersSym] as Record<string, unknown> | undefined
+  if (isSilentLogger(logger)) return undefined // logging off: nothing to fill, and no reason to load pino
+  const own = (logger as unknown as Record<symbol, unknown>)[pinoModule().symbols.serializersSym] as Record<string, unknown> | undefined
   if (own === undefined || own === null) return undefined
   const missing: Record<string, (value: any) => unknown> = {}
   let any = false
@@ -87,10 +94,11 @@ function looksLikeLogger (value: Record<string, unknown>): boolean {
 
 export function createLogger (option: unknown): Logger {
   if (option === undefined || option === null || option === false) return silentLogger()
-  if (option === true) return pino({ level: 'info', serializers }) as unknown as Logger
+  if (option === true) return pinoModule()({ level: 'info', serializers }) as unknown as Logger
   if (typeof option === 'object') {
     const opts = option as Record<string, any>
     if (looksLikeLogger(opts)) return opts as Logger
+    const pino = pinoModule()
     if (opts.stream !== undefined && opts.file !== undefined) throw new errorCodes.FST_ERR_LOG_INVALID_DESTINATION()
     const { stream, file, ...rest } = opts
     const pinoOptions = { level: 'info', ...rest, serializers: { ...serializers, ...(rest.serializers ?? {}) } }

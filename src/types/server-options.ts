@@ -89,6 +89,12 @@ export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, L
   }
   return503OnClosing?: boolean
   ajv?: { customOptions?: AjvOptions; plugins?: Array<Function | [Function, unknown]> }
+  /**
+   * trellis only: persistent compile cache of the default validator compiler (Ajv's standalone code
+   * on disk, keyed by a hash of every input), so a restarted server skips code generation. `false`
+   * keeps it off even when `TRELLIS_SCHEMA_CACHE_DIR` is set. See docs/schema-cache.md.
+   */
+  schemaCache?: { dir: string } | false
   frameworkErrors?: <RouteGeneric extends RequestGenericInterface = RequestGenericInterface, Provider extends TypeProvider = TypeProviderDefault, SchemaCompiler extends TrellisSchema = TrellisSchema>(
     error: TrellisError,
     req: TrellisRequest<RouteGeneric, RawServer, RawRequestDefaultExpression<RawServer>, TrellisSchema, Provider>,

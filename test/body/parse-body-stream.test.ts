@@ -322,3 +322,33 @@ test('shouldParseBody follows Fastify 4.29 rules', () => {
   assert.equal(shouldParseBody('REPORT', { 'content-length': '3' }), true)
   assert.equal(shouldParseBody('UNLOCK', { 'content-type': 'text/plain', 'content-length': '3' }), false)
 })
+
+test('after the body was read, an error or close on the payload is ignored: done once, no warning, no crash', async () => {
+  // the reader leaves its listeners on the stream once the body is complete (removing them cost more than the read)
+  const payload = new PassThrough()
+  const warnings: unknown[] = []
+  let calls = 0
+  const body = await new Promise(resolve => {
+    const req: BodyRequest = { headers: { 'content-type': 'text/plain' }, log: { warn: (m: unknown) => warnings.push(m) } }
+    parseBody(req, payload, make(), undefined, (_e, b) => { calls++; resolve(b) })
+    payload.end('hello')
+  })
+  assert.equal(body, 'hello')
+  payload.emit('error', new Error('late failure'))
+  payload.destroy(new Error('late destroy'))
+  await tick()
+  assert.equal(calls, 1)
+  assert.deepEqual(warnings, [])
+})
+
+test('content-length: surrounding whitespace is allowed; signs, decimals and more than 15 digits are invalid', async () => {
+  let r = await run({ 'content-type': 'text/plain', 'content-length': ' 5\t' }, chunks('12345'), make())
+  assert.equal(r.err, null)
+  assert.equal(r.body, '12345')
+  for (const bad of ['+5', '5.0', '0x5', '-5', '1 2', '0000000000000005']) {
+    r = await run({ 'content-type': 'text/plain', 'content-length': bad }, chunks('12345'), make())
+    assert.equal(r.err?.code, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', bad)
+  }
+  r = await run({ 'content-type': 'text/plain', 'content-length': '000000000000005' }, chunks('12345'), make())
+  assert.equal(r.body, '12345')
+})

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from '../../src/index'
+import trellis from './target'
 
 // ws is @fastify/websocket's own dependency; its client talks to the server below
 // eslint-disable-next-line @typescript-eslint/no-require-imports

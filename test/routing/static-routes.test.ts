@@ -16,6 +16,18 @@ test('a static route gets an empty params object and the parsed querystring', as
   await app.close()
 })
 
+test('without a querystring, request.query is a new empty object without prototype (querystring.parse\'s result), on both paths', async () => {
+  const app = trellis({ ignoreTrailingSlash: true })
+  const seen: unknown[] = []
+  app.get('/plain', async (req) => { seen.push(req.query); return { proto: Object.getPrototypeOf(req.query) === null, keys: Object.keys(req.query as object) } })
+  for (const url of ['/plain', '/plain/', '/plain']) {
+    assert.deepEqual((await app.inject(url)).json(), { proto: true, keys: [] }, url)
+  }
+  assert.equal(seen.length, 3)
+  assert.notEqual(seen[0], seen[2])
+  await app.close()
+})
+
 test('URLs the table does not hold exactly still reach the route through find-my-way', async () => {
   const app = trellis({ ignoreTrailingSlash: true, caseSensitive: false, ignoreDuplicateSlashes: true })
   app.get('/hello/world', async () => 'hi')

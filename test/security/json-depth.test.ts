@@ -40,3 +40,20 @@ test('getDefaultJsonParser() keeps the instance limit and accepts Buffers', asyn
   assert.deepEqual((await run(Buffer.from('[[1]]'))).body, [[1]])
   assert.equal((await run(Buffer.from('[[[1]]]'))).err?.code, 'FST_ERR_CTP_JSON_TOO_DEEP')
 })
+
+test('bodies shorter than 2 × (limit + 1) are parsed first; a malformed one deeper than the limit still answers FST_ERR_CTP_JSON_TOO_DEEP', async () => {
+  const app = trellis({ jsonDepthLimit: 3 })
+  app.post('/', async (req) => ({ body: req.body }))
+  const post = (payload: string) => app.inject({ method: 'POST', url: '/', payload, headers: { 'content-type': 'application/json' } })
+  // 7 characters, malformed, 4 levels open: the depth error, as when every body was scanned before parsing
+  assert.equal((await post('[[[[1]]')).json().code, 'FST_ERR_CTP_JSON_TOO_DEEP')
+  // short and malformed but not too deep: the parser's error
+  const bad = await post('[[1]')
+  assert.equal(bad.statusCode, 400)
+  assert.notEqual(bad.json().code, 'FST_ERR_CTP_JSON_TOO_DEEP')
+  // short, valid, at the limit
+  assert.deepEqual((await post('[[[1]]]')).json(), { body: [[[1]]] })
+  // exactly 2 × (limit + 1) characters, too deep: scanned before parsing
+  assert.equal((await post(nest(4))).json().code, 'FST_ERR_CTP_JSON_TOO_DEEP')
+  await app.close()
+})

@@ -9,7 +9,7 @@ import { genValue } from './generate-value'
 import { NEEDS_ESCAPE } from './escape'
 import { getRuntime, type Rounding } from './runtime'
 import { checkSchema } from './schema-check'
-import { PROJECT_ARRAY_FIELDS } from './generate-projection'
+import { PROJECT_ARRAYS, PROJECT_ARRAY_FIELDS } from './generate-projection'
 
 export type SerializerFn = (payload: unknown) => string
 
@@ -19,15 +19,16 @@ export interface CompileOptions {
   rounding?: Rounding
   /** print the generated source to stderr */
   debug?: boolean
-  /**
-   * Project arrays of flat objects also when items have primitive-array properties (default: on
-   * V8 13+, i.e. Node 24, where it measured faster; slower on Node 20). Same output either way.
-   */
+  /** With projectArrays: also items with primitive-array properties (default: PROJECT_ARRAY_FIELDS). Same output either way. */
   projectArrayFields?: boolean
+  /** Project arrays of flat objects and JSON.stringify them (default: PROJECT_ARRAYS, V8 13.8+ only); else concatenate. Same output either way. */
+  projectArrays?: boolean
+  /** Straight-line object functions where they fit (default on); off only to compare against the general form. Same output either way. */
+  straightObjects?: boolean
 }
 
 const PRELUDE = '\'use strict\'\n' +
-  'const $str = $rt.str, $coerceStr = $rt.coerceStr, $num = $rt.num, $int = $rt.int, ' +
+  'const $str = $rt.str, $coerceStr = $rt.coerceStr, $strU = $rt.strU, $coerceStrU = $rt.coerceStrU, $num = $rt.num, $fnum = $rt.fnum, $int = $rt.int, ' +
   '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc, ' +
   '$intV = $rt.intV, $numV = $rt.numV, $strV = $rt.strV, $fallback = $rt.fallback\n'
 
@@ -39,6 +40,8 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
   const { resolver, outer } = createRefResolver(shared).forRoot(schema)
   const ctx = new GenContext(resolver)
   ctx.projectArrayFields = options.projectArrayFields ?? PROJECT_ARRAY_FIELDS
+  ctx.straightObjects = options.straightObjects ?? true
+  ctx.projectArrays = options.projectArrays ?? PROJECT_ARRAYS
   const body = genValue(ctx, schema, outer, 'input', '#')
   const single = /^json \+= (f\d+)\(input\)\n$/.exec(body)
   let source = PRELUDE + ctx.functions.join('\n')

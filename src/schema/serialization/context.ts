@@ -26,7 +26,11 @@ export class GenContext implements MergeHost {
   private readonly matcherConsts = new Map<unknown, Map<string, string>>()
 
   /** Whether arrays of flat objects whose properties include primitive arrays are projected (generate-projection.ts). */
+  /** Whether arrays of flat objects are projected + JSON.stringify'd at all (generate-projection.ts), else concatenated. */
+  projectArrays = true
   projectArrayFields = false
+  /** Whether objects take the straight-line form where they fit (generate-object-straight.ts); off only to compare against the general form. */
+  straightObjects = true
 
   constructor (readonly resolver: RefResolver) {
     this.matchers = new MatcherCompiler(resolver)

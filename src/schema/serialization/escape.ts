@@ -21,3 +21,17 @@ export function asString (str: string): string {
   if (len < 5000 && !NEEDS_ESCAPE.test(str)) return '"' + str + '"'
   return JSON.stringify(str)
 }
+
+/** asString(str) without the outer quotes: the string itself when nothing needs escaping. */
+export function asStringContent (str: string): string {
+  const len = str.length
+  if (len < 42) {
+    for (let i = 0; i < len; i++) {
+      const c = str.charCodeAt(i)
+      if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(str).slice(1, -1)
+    }
+    return str
+  }
+  if (len < 5000 && !NEEDS_ESCAPE.test(str)) return str
+  return JSON.stringify(str).slice(1, -1)
+}

@@ -8,6 +8,7 @@
 import type { GenContext, Schema } from './context'
 import type { GenValue } from './generate-value'
 import { genPart, lit } from './generate-value'
+import { buildStraightObject, straightProperties } from './generate-object-straight'
 
 function isObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -37,6 +38,17 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
   code += `if (obj == null) return ${schema.nullable === true ? '\'null\'' : '\'{}\''}\n`
   for (const key of required) {
     if (!keys.includes(key)) code += `if (obj[${lit(key)}] === undefined) throw new Error(${lit(`"${key}" is required!`)})\n`
+  }
+  const patterns = isObject(schema.patternProperties) ? schema.patternProperties : undefined
+  const additional = schema.additionalProperties
+  const extraKeys = patterns !== undefined || (additional !== undefined && additional !== false)
+  if (ctx.straightObjects && !extraKeys) {
+    const defaultOf = (key: string): unknown => {
+      const target = ctx.deref(properties[key], base, `${loc}/properties/${key}`).schema
+      return isObject(target) ? target.default : undefined
+    }
+    const straight = straightProperties(ctx, properties, ordered, required, base, loc, defaultOf)
+    if (straight !== undefined) return buildStraightObject(ctx, name, code, straight)
   }
   code += 'let json = \'{\'\n'
   // comma state: 'none' = nothing written yet for sure, 'some' = something written for sure, 'flag' = runtime flag `c`
@@ -82,9 +94,7 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
     else if (state === 'none') state = 'flag'
   }
 
-  const patterns = isObject(schema.patternProperties) ? schema.patternProperties : undefined
-  const additional = schema.additionalProperties
-  if (patterns !== undefined || (additional !== undefined && additional !== false)) {
+  if (extraKeys) {
     if (state === 'none') { usesFlag = true; state = 'flag' }
     const declared = ctx.constant(new Set(keys))
     code += `const keys = Object.keys(obj)\nfor (let i = 0; i < keys.length; i++) {\nconst k = keys[i]\nif (${declared}.has(k)) continue\n`

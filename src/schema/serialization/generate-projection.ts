@@ -2,8 +2,9 @@
  * Arrays of flat objects: project each item into a fresh object holding exactly the values the
  * concatenating serializer would write (coerced the same way), then one `JSON.stringify` of the
  * whole array. V8 serializes a run of same-shaped fresh objects in native code and returns a flat
- * string, where a concatenated result is a rope the server must flatten before writing it; on
- * arrays of objects this is the faster of the two (docs/benchmarks.md, Serializer).
+ * string, where a concatenated result is a rope the server must flatten before writing it. Used by
+ * default only where V8's JSON.stringify has its plain-object fast path (V8 13.8+, PROJECT_ARRAYS);
+ * on Node 20 and 24 the concatenating form measured faster (docs/benchmarks.md, Serializer).
  *
  * Only item schemas whose output a plain object literal reproduces exactly take this path:
  * `type: 'object'` with `properties` (and `required`), every property a single primitive type, or
@@ -22,11 +23,17 @@ const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean'])
 const ARRAY_KEYWORDS = new Set([...VALUE_KEYWORDS, 'items', 'minItems', 'maxItems', 'uniqueItems'])
 
 /**
- * Items with primitive-array properties: projecting them measured faster than concatenation on
- * Node 24 (V8 13.6: 1.13x fast-json-stringify 7) and slower on Node 20 (V8 11.3: 0.76x), whose
- * JSON.stringify leaves its fast path for nested arrays. Node 22 (V8 12.4) was not measured.
+ * Whether arrays of flat objects are projected by default. Since objects are written in the
+ * straight-line form and numbers through formatNumber, concatenation measured faster than the
+ * projection on Node 20 (V8 11.3: 1.29x the projection on 100 items x 8 fields) and on Node 24
+ * (V8 13.6: 1.06x; 1.14x with string-array properties); docs/benchmarks.md, Serializer. V8 13.8
+ * (Node 25+) has a new JSON.stringify fast path for plain objects (v8.dev/blog/json-stringify), so
+ * there the projection is kept; that line was not measured here.
  */
-export const PROJECT_ARRAY_FIELDS = Number(process.versions.v8.split('.')[0]) >= 13
+export const PROJECT_ARRAYS = (([major, minor]) => major * 100 + minor >= 1308)(process.versions.v8.split('.').map(Number))
+
+/** Items with primitive-array properties are projected too (when arrays are projected at all). */
+export const PROJECT_ARRAY_FIELDS = PROJECT_ARRAYS
 
 function isObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)

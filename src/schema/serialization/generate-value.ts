@@ -86,7 +86,7 @@ function genSingleType (ctx: GenContext, schema: Schema, base: string, input: st
     case 'null': return '\'null\''
     case 'boolean': return `(${input} ? 'true' : 'false')`
     case 'integer': return `(Number.isInteger(${input}) ? '' + ${input} : $int(${input}))`
-    case 'number': return `((typeof ${input} === 'number' && ${input} - ${input} === 0) ? '' + ${input} : $num(${input}))`
+    case 'number': return `((typeof ${input} === 'number' && ${input} - ${input} === 0) ? $fnum(${input}) : $num(${input}))`
     case 'string': {
       if (schema.format === 'date-time') return `$dateTime(${input})`
       if (schema.format === 'date') return `$date(${input})`

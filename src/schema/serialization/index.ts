@@ -16,7 +16,9 @@ type SharedSchemas = Record<string, Record<string, unknown>>
 
 function optionsKey (options: CompileOptions): string {
   return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '') +
-    (options.projectArrayFields === undefined ? '' : options.projectArrayFields ? '+arrays' : '-arrays')
+    (options.projectArrayFields === undefined ? '' : options.projectArrayFields ? '+arrays' : '-arrays') +
+    (options.straightObjects === false ? '-straight' : '') +
+    (options.projectArrays === undefined ? '' : options.projectArrays ? '+project' : '-project')
 }
 
 /**

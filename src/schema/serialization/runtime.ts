@@ -2,7 +2,8 @@
  * Helpers the generated serializers call (bound once per compiled serializer, never per call).
  * Coercion follows fast-json-stringify@5, except that nothing is ever written unescaped.
  */
-import { asString } from './escape'
+import { asString, asStringContent } from './escape'
+import { formatNumber } from './number-format'
 
 export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
 
@@ -10,6 +11,11 @@ export interface Runtime {
   str: (s: string) => string
   coerceStr: (v: unknown) => string
   num: (v: unknown) => string
+  /** str / coerceStr without the outer quotes (the straight-line object form writes them in its literals) */
+  strU: (s: string) => string
+  coerceStrU: (v: unknown) => string
+  /** a finite number, written as '' + n writes it (number-format.ts) */
+  fnum: (n: number) => string
   int: (v: unknown) => string
   dateTime: (v: unknown) => string
   date: (v: unknown) => string
@@ -43,6 +49,10 @@ function coerceStr (v: unknown): string {
   if (v instanceof RegExp) return asString(v.source)
   if (v === undefined || typeof v === 'symbol') throw new Error(`The value "${String(v)}" cannot be converted to a string.`)
   return asString(String(v))
+}
+
+function coerceStrU (v: unknown): string {
+  return coerceStr(v).slice(1, -1)
 }
 
 /** A number schema: Number(v); NaN throws, +-Infinity writes null (as JSON.stringify does). */
@@ -120,7 +130,7 @@ export function getRuntime (rounding: Rounding = 'trunc'): Runtime {
       if (typeof v === 'bigint') throw FALLBACK
       return Number(int(v))
     }
-    rt = { str: asString, coerceStr, num, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK }
+    rt = { str: asString, coerceStr, strU: asStringContent, coerceStrU, num, fnum: formatNumber, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK }
     runtimes.set(rounding, rt)
   }
   return rt

@@ -6,12 +6,21 @@
  * object's identity, then by its content (`schemaContentKey`), so equal schemas written as separate
  * objects (each route's `{ $ref: 'body#' }`) share one validator.
  */
-import Ajv from 'ajv'
+import type Ajv from 'ajv'
 import type { Options as AjvOptions, ValidateFunction } from 'ajv'
-import addFormats from 'ajv-formats'
 import { poolKey } from './pool-key'
 import { schemaContentKey } from '../content-key'
+import type { SchemaCacheOptions, createValidatorCodeCache } from './compile-cache/validator-code-cache'
 import type { AjvFactoryOptions, ValidatorCompiler, ValidatorCompilerInput, ValidatorFn } from './types'
+
+// Ajv and ajv-formats are loaded on first use: a server without request schemas (or whose
+// validators all come from the schema cache) never loads them.
+function ajvClass (): typeof Ajv {
+  return (require('ajv') as { default: typeof Ajv }).default
+}
+function addFormats (ajv: Ajv): void {
+  (require('ajv-formats') as { default: (ajv: Ajv) => unknown }).default(ajv)
+}
 
 /** Fastify 4.3's baseline. `allErrors` stays false: true lets a crafted payload cost a lot of CPU. */
 export const DEFAULT_AJV_OPTIONS: Readonly<AjvOptions> = Object.freeze({
@@ -49,9 +58,16 @@ function applyPlugins (ajv: Ajv, plugins: ReadonlyArray<unknown>): void {
   }
 }
 
-/** A fresh Ajv instance configured like the default compiler's (no shared schemas added). */
-export function buildAjv (options: AjvFactoryOptions = {}): Ajv {
-  const ajv = new Ajv({ ...DEFAULT_AJV_OPTIONS, ...(options.customOptions ?? {}) } as AjvOptions)
+/**
+ * A fresh Ajv instance configured like the default compiler's (no shared schemas added). With
+ * `keepSource` (the schema cache), validators keep their source for Ajv's standalone code.
+ */
+export function buildAjv (options: AjvFactoryOptions = {}, keepSource = false): Ajv {
+  const custom = options.customOptions ?? {}
+  const merged: Record<string, unknown> = { ...DEFAULT_AJV_OPTIONS, ...custom }
+  if (keepSource) merged.code = { ...(custom.code as Record<string, unknown> | undefined), source: true, esm: false }
+  const Ajv = ajvClass()
+  const ajv = new Ajv(merged as AjvOptions)
   const plugins = options.plugins ?? []
   applyPlugins(ajv, plugins)
   // the user may bring their own (configured) ajv-formats; then we do not add it twice
@@ -59,9 +75,25 @@ export function buildAjv (options: AjvFactoryOptions = {}): Ajv {
   return ajv
 }
 
-function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>, options: AjvFactoryOptions): DefaultValidatorCompiler {
-  const ajv = buildAjv(options)
-  for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema)
+function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>, options: AjvFactoryOptions, cacheOptions: SchemaCacheOptions | undefined): DefaultValidatorCompiler {
+  const custom = options.customOptions ?? {}
+  const cache = cacheOptions === undefined
+    ? undefined
+    // loaded only when the cache is on (it brings node:crypto)
+    : (require('./compile-cache/validator-code-cache') as { createValidatorCodeCache: typeof createValidatorCodeCache }).createValidatorCodeCache(cacheOptions, sharedSchemas, { ...DEFAULT_AJV_OPTIONS, ...custom }, custom, options.plugins ?? [])
+  let instance: Ajv | undefined
+  const getAjv = (): Ajv => {
+    if (instance !== undefined) return instance
+    const ajv = buildAjv(options, cache !== undefined)
+    for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema)
+    instance = ajv
+    return ajv
+  }
+  // Ajv is built now (an invalid shared schema throws here, at ready()), unless the cache knows
+  // that Ajv accepted this very set of shared schemas with these options: then on the first miss
+  if (cache === undefined) getAjv()
+  else if (!cache.sharedSetAccepted()) { getAjv(); cache.markSharedSetAccepted() }
+
   const compiled = new WeakMap<object, ValidatorFn>()
   const byContent = new Map<string, ValidatorFn>()
 
@@ -73,7 +105,7 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
       // a route schema that IS a shared schema (e.g. `body: fastify.getSchema('user')`)
       if (typeof schema.$id === 'string' && schema.$id !== '') {
         let stored: ValidateFunction | undefined
-        try { stored = ajv.getSchema(schema.$id) } catch { stored = undefined }
+        try { stored = getAjv().getSchema(schema.$id) } catch { stored = undefined }
         if (stored !== undefined) {
           compiled.set(schema, stored as ValidatorFn)
           return stored as ValidatorFn
@@ -88,12 +120,24 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
         return equal
       }
     }
-    const fn = ajv.compile(schema) as unknown as ValidatorFn
+    const cacheKey = cache !== undefined && isObject ? cache.keyOf(schema) : undefined
+    let fn = cacheKey !== undefined ? cache!.load(cacheKey) : undefined
+    if (fn !== undefined) {
+      (fn as { schema?: unknown }).schema = schema // as Ajv's own validators carry it
+    } else {
+      const ajv = getAjv()
+      fn = ajv.compile(schema) as unknown as ValidatorFn
+      if (cacheKey !== undefined) {
+        cache!.store(cacheKey, ajv, fn)
+        // the source was kept for the cache only; a route validator is never referenced by another schema
+        delete (fn as { source?: unknown }).source
+      }
+    }
     if (isObject) compiled.set(schema, fn)
     if (key !== undefined) byContent.set(key, fn)
     return fn
   } as DefaultValidatorCompiler
-  Object.defineProperty(compile, 'ajv', { value: ajv, enumerable: false })
+  Object.defineProperty(compile, 'ajv', { get: getAjv, enumerable: false })
   return compile
 }
 
@@ -101,11 +145,15 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
  * The default compiler for one set of shared schemas (from `SchemaStore.getAll()`) and the
  * server's `ajv` option. Same schemas + options -> the same compiler (and Ajv instance).
  */
-export function createDefaultValidatorCompiler (sharedSchemas: Record<string, Record<string, unknown>>, ajv: AjvFactoryOptions = {}): DefaultValidatorCompiler {
+export function createDefaultValidatorCompiler (
+  sharedSchemas: Record<string, Record<string, unknown>>,
+  ajv: AjvFactoryOptions = {},
+  schemaCache?: SchemaCacheOptions
+): DefaultValidatorCompiler {
   const options: AjvFactoryOptions = { customOptions: ajv.customOptions ?? {}, plugins: ajv.plugins ?? [] }
   let key: string | undefined
   try {
-    key = poolKey(sharedSchemas, options.customOptions, options.plugins)
+    key = poolKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null)
   } catch {
     key = undefined // not keyable (e.g. a getter that throws): no pooling
   }
@@ -113,7 +161,7 @@ export function createDefaultValidatorCompiler (sharedSchemas: Record<string, Re
     const hit = pool.get(key)
     if (hit !== undefined) return hit
   }
-  const compiler = createCompiler(sharedSchemas ?? {}, options)
+  const compiler = createCompiler(sharedSchemas ?? {}, options, schemaCache)
   if (key !== undefined) pool.set(key, compiler)
   return compiler
 }

@@ -1,0 +1,36 @@
+/**
+ * The ServerResponse class of trellis's node:http(s) servers (`http.createServer`'s
+ * `ServerResponse` option). A write or end with data on a response that has already ended makes
+ * node emit 'error' (ERR_STREAM_WRITE_AFTER_END) on the next tick, which crashes the process when
+ * the response has no 'error' listener. Instead of adding a listener to every response, this class
+ * adds one at the only place that error can come from: a `write`/`end` call after the end. Other
+ * responses (inject, HTTP/2, a custom `serverFactory`) get a listener per response as before
+ * (lifecycle/handle-request.ts watchResponse).
+ */
+import http from 'node:http'
+
+/** On the prototype of responses that guard themselves against write-after-end errors. */
+export const kGuardsWriteAfterEnd = Symbol('trellis.guardsWriteAfterEnd')
+
+function ignoreError (): void {}
+
+function guard (res: http.ServerResponse): void {
+  // added even when the response has listeners: the onResponse watcher removes its own at 'finish',
+  // which can come before the error's tick. An application's own listener still gets the error.
+  if (!res.listeners('error').includes(ignoreError)) res.on('error', ignoreError)
+}
+
+type Callback = (err?: Error | null) => void
+
+export class GuardedServerResponse extends http.ServerResponse {
+  override write (chunk: any, encoding?: any, callback?: Callback): boolean {
+    if (this.writableEnded) guard(this)
+    return super.write(chunk, encoding, callback)
+  }
+
+  override end (chunk?: any, encoding?: any, callback?: () => void): this {
+    if (this.writableEnded) guard(this)
+    return super.end(chunk, encoding, callback)
+  }
+}
+;(GuardedServerResponse.prototype as unknown as Record<symbol, boolean>)[kGuardsWriteAfterEnd] = true
