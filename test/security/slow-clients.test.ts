@@ -53,7 +53,7 @@ test('slowloris on the headers: 408 JSON after headersTimeout, socket closed, ot
     const { text, ms } = await slowClient
     const res = parseRaw(text)
     assert.equal(res.statusCode, 408)
-    assert.deepEqual(JSON.parse(res.body), { error: 'Request Timeout', message: 'Client Error', statusCode: 408 })
+    assert.deepEqual(JSON.parse(res.body), { error: 'Request Timeout', message: 'Client Timeout', statusCode: 408 })
     assert.ok(ms >= 250 && ms < 3000, `closed after ${ms} ms`)
     assert.ok(worst < 1000, `another client waited ${worst} ms`)
   } finally { await app.close() }

@@ -48,7 +48,7 @@ test('huge header gets 431 JSON and the server keeps serving', async () => {
     const raw = `GET / HTTP/1.1\r\nHost: x\r\nX-Huge: ${'a'.repeat(20 * 1024)}\r\n\r\n`
     const res = parseRaw(await rawRequest(port, raw))
     assert.equal(res.statusCode, 431)
-    assert.deepEqual(JSON.parse(res.body), { error: 'Request Header Fields Too Large', message: 'Client Error', statusCode: 431 })
+    assert.deepEqual(JSON.parse(res.body), { error: 'Request Header Fields Too Large', message: 'Exceeded maximum allowed HTTP header size', statusCode: 431 })
   })
 })
 

@@ -225,7 +225,7 @@ test('a request timeout (ERR_HTTP_REQUEST_TIMEOUT from node) is answered 408 JSO
     await closed
     const res = parseRaw(Buffer.concat(chunks).toString())
     assert.equal(res.statusCode, 408)
-    assert.deepEqual(JSON.parse(res.body), { error: 'Request Timeout', message: 'Client Error', statusCode: 408 })
+    assert.deepEqual(JSON.parse(res.body), { error: 'Request Timeout', message: 'Client Timeout', statusCode: 408 })
   } finally { await app.close() }
 })
 
