@@ -13,7 +13,7 @@ import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
-import { kGuardsWriteAfterEnd } from '../server/guarded-response'
+import { dropWriteAfterEndErrors } from '../server/guarded-response'
 
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
   const root = route.root
@@ -191,7 +191,7 @@ function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
   if (reply.routeContext.hooks.onResponse.length === 0 && reply.routeContext.root.disableRequestLogging) {
     // trellis's own node:http(s) responses guard themselves (server/guarded-response.ts)
-    if ((res as unknown as Record<symbol, unknown>)[kGuardsWriteAfterEnd] !== true) res.on('error', ignoreResponseError)
+    dropWriteAfterEndErrors(res)
     return
   }
   const onFinished = (err?: Error): void => {
@@ -213,7 +213,6 @@ function watchResponse (reply: ReplyBase): void {
   res.on('error', onFinished)
 }
 
-function ignoreResponseError (): void {}
 
 /** onRequestAbort hooks (Fastify 4.29): the client closed the connection before the response was complete. */
 function watchAbort (route: RouteContext, request: RequestBase, reply: ReplyBase): void {

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RouteContext } from '../routing/route-context'
-import { kGuardsWriteAfterEnd } from '../server/guarded-response'
+import { dropWriteAfterEndErrors } from '../server/guarded-response'
 import { basicNotFoundPayload } from './not-found-payload'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -17,7 +17,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 export function answerPlainNotFound (route: RouteContext, req: IncomingMessage, res: ServerResponse): void {
   route.genReqId(req)
   // what watchResponse does for a response that does not guard itself (inject, HTTP/2, serverFactory)
-  if ((res as unknown as Record<symbol, unknown>)[kGuardsWriteAfterEnd] !== true) res.on('error', ignoreResponseError)
+  dropWriteAfterEndErrors(res)
   const method = req.method ?? 'GET'
   const payload = JSON.stringify(basicNotFoundPayload(method, req.url ?? '/'))
   res.writeHead(404, { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(payload)) })
@@ -25,4 +25,3 @@ export function answerPlainNotFound (route: RouteContext, req: IncomingMessage, 
   else res.end(payload)
 }
 
-function ignoreResponseError (): void {}

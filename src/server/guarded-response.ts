@@ -34,3 +34,11 @@ export class GuardedServerResponse extends http.ServerResponse {
   }
 }
 ;(GuardedServerResponse.prototype as unknown as Record<symbol, boolean>)[kGuardsWriteAfterEnd] = true
+
+/**
+ * Makes sure an error emitted on `res` after its end is dropped, never thrown: a response of this
+ * class does it itself; any other (inject, HTTP/2, a custom serverFactory) gets one shared listener.
+ */
+export function dropWriteAfterEndErrors (res: http.ServerResponse): void {
+  if ((res as unknown as Record<symbol, unknown>)[kGuardsWriteAfterEnd] !== true) res.on('error', ignoreError)
+}
