@@ -16,9 +16,15 @@ function trickle (port: number, parts: string[], everyMs: number): Promise<{ tex
     const socket = net.connect(port, '127.0.0.1')
     let text = ''
     let i = 0
-    const timer = setInterval(() => {
-      if (i < parts.length && socket.writable) socket.write(parts[i++])
-    }, everyMs)
+    let timer: NodeJS.Timeout | undefined
+    // the first part goes out as soon as the socket connects, so a loaded machine that is late with
+    // the first timer tick cannot turn a body trickle into a headers timeout
+    socket.on('connect', () => {
+      socket.write(parts[i++])
+      timer = setInterval(() => {
+        if (i < parts.length && socket.writable) socket.write(parts[i++])
+      }, everyMs)
+    })
     socket.on('data', (c: Buffer) => { text += c.toString('latin1') })
     socket.on('error', () => {})
     socket.on('close', () => { clearInterval(timer); resolve({ text, ms: Date.now() - started }) })
