@@ -21,7 +21,7 @@ export type {
   ValidationError,
   ValidatorCompilerFactory
 } from './types'
-export { createDefaultValidatorCompiler, buildAjv, DEFAULT_AJV_OPTIONS, clearValidatorCompilerPool } from './ajv-compiler'
+export { createDefaultValidatorCompiler, buildAjv, DEFAULT_AJV_OPTIONS, effectiveAjvOptions, clearValidatorCompilerPool } from './ajv-compiler'
 export type { DefaultValidatorCompiler } from './ajv-compiler'
 export { compileRouteValidators, hasRequestSchemas, warnMissingParts } from './route-validators'
 export type { CompileRouteValidatorsInput } from './route-validators'

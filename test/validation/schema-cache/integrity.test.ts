@@ -10,14 +10,14 @@ import { join } from 'node:path'
 import trellis from '../../../src/index'
 import { createValidatorCodeCache } from '../../../src/schema/validation/compile-cache/validator-code-cache'
 import { readEntry } from '../../../src/schema/validation/compile-cache/store'
-import { DEFAULT_AJV_OPTIONS, clearValidatorCompilerPool } from '../../../src/schema/validation/index'
+import { effectiveAjvOptions, clearValidatorCompilerPool } from '../../../src/schema/validation/index'
 import { entries, tempCacheDir, writeVerifiedEntry } from './helpers'
 
 const SCHEMA = { type: 'object', properties: { n: { type: 'integer', maximum: 5 } } }
 const OTHER = { type: 'object', properties: { s: { type: 'string' } } }
 
 function keyOf (dir: string, schema: unknown): string {
-  const key = createValidatorCodeCache({ dir }, {}, { ...DEFAULT_AJV_OPTIONS }, {}, [])?.keyOf(schema)
+  const key = createValidatorCodeCache({ dir }, {}, effectiveAjvOptions({}), {}, [])?.keyOf(schema)
   assert.ok(key !== undefined)
   return key
 }

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis from '../../../src/index'
 import { createValidatorCodeCache, currentVersions } from '../../../src/schema/validation/compile-cache/validator-code-cache'
-import { DEFAULT_AJV_OPTIONS } from '../../../src/schema/validation/index'
+import { effectiveAjvOptions } from '../../../src/schema/validation/index'
 import { entries, tempCacheDir } from './helpers'
 import { USER } from './app'
 
@@ -14,7 +14,7 @@ const PLAIN = { type: 'object', properties: { n: { type: 'integer', maximum: 5 }
 const REFS = { type: 'object', properties: { u: { $ref: 'user#' } } }
 
 function cacheFor (dir: string, shared: Record<string, unknown> = { user: USER }, custom: Record<string, unknown> = {}, versions = currentVersions()) {
-  const cache = createValidatorCodeCache({ dir }, shared, { ...DEFAULT_AJV_OPTIONS, ...custom }, custom, [], versions)
+  const cache = createValidatorCodeCache({ dir }, shared, effectiveAjvOptions(custom), custom, [], versions)
   assert.ok(cache !== undefined)
   return cache
 }
@@ -45,7 +45,8 @@ test('the key changes with the Ajv options and with each version', (t) => {
   const dir = tempCacheDir(t)
   const base = cacheFor(dir).keyOf(PLAIN)
   assert.notEqual(cacheFor(dir, { user: USER }, { coerceTypes: false }).keyOf(PLAIN), base)
-  assert.notEqual(cacheFor(dir, { user: USER }, { code: { optimize: false } }).keyOf(PLAIN), base)
+  assert.notEqual(cacheFor(dir, { user: USER }, { code: { optimize: true } }).keyOf(PLAIN), base)
+  assert.equal(cacheFor(dir, { user: USER }, { code: { optimize: false } }).keyOf(PLAIN), base, 'the default code.optimize restated')
   assert.equal(cacheFor(dir, { user: USER }, { allErrors: false }).keyOf(PLAIN), base, 'the baseline value restated')
   const v = currentVersions()
   for (const changed of [{ ...v, format: v.format + 1 }, { ...v, trellis: v.trellis + '-x' }, { ...v, ajv: '8.0.0' }, { ...v, ajvFormats: '2.1.1' }, { ...v, nodeMajor: '99' }]) {
