@@ -120,5 +120,5 @@ export function defaultSerializerCompiler (context: Context): SerializerCompiler
       () => factory(shared, context.root.options.serializerOpts))
   }
   const { rounding } = (context.root.options.serializerOpts ?? {}) as { rounding?: Rounding }
-  return serialization().createDefaultSerializerCompiler(shared, { rounding })
+  return serialization().createDefaultSerializerCompiler(shared, { rounding }, context.root.options.schemaCache)
 }

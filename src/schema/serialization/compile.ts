@@ -60,6 +60,11 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
 export function compileSerializer (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
   const { source, consts } = generateSource(schema, options)
   if (options.debug === true) process.stderr.write(`// trellis serializer\n${source}\n`)
+  return serializerFromSource(source, consts, options)
+}
+
+/** The serializer of a generated `source` and its constants (from {@link generateSource}, or the schema cache). */
+export function serializerFromSource (source: string, consts: unknown[], options: Pick<CompileOptions, 'rounding'> = {}): SerializerFn & { source: string } {
   const rt = { ...getRuntime(options.rounding), esc: NEEDS_ESCAPE }
   let compiled: SerializerFn | undefined
   const build = (): SerializerFn => {

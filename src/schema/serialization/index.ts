@@ -4,6 +4,7 @@
  */
 import { compileSerializer as compileUncached, generateSource, type CompileOptions, type SerializerFn } from './compile'
 import { getCached, getCachedByContent, setCached, sharedSchemasKey } from './cache'
+import type { SerializerSourceCache, createSerializerSourceCache } from './source-cache'
 
 export type { SerializerFn, CompileOptions } from './compile'
 export { compileResponseSerializers, normalizeResponseSchema, type ResponseSerializers } from './response-schemas'
@@ -23,9 +24,10 @@ function optionsKey (options: CompileOptions): string {
 
 /**
  * Compiles (or returns the cached serializer for) `schema` with the given shared schemas.
- * The result carries the generated `source`.
+ * The result carries the generated `source`. With a `sourceCache` (the persistent schema cache),
+ * a schema compiled by no earlier server of this process is looked up on disk first.
  */
-export function compileSerializer (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
+export function compileSerializer (schema: unknown, options: CompileOptions = {}, sourceCache?: SerializerSourceCache): SerializerFn & { source: string } {
   const key = sharedSchemasKey(options.sharedSchemas) + '|' + optionsKey(options)
   const cached = getCached(schema, key)
   if (cached !== undefined) return cached as SerializerFn & { source: string }
@@ -34,7 +36,7 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
     setCached(schema, key, equal.fn)
     return equal.fn as SerializerFn & { source: string }
   }
-  const fn = compileUncached(schema, options)
+  const fn = sourceCache?.compile(schema, options) ?? compileUncached(schema, options)
   setCached(schema, key, fn, equal.contentKey)
   return fn
 }
@@ -43,8 +45,22 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
  * The default serializer compiler for one set of shared schemas (`SchemaStore.getAll()`).
  * `rounding` comes from the `serializerOpts` server option (fast-json-stringify's option name).
  */
-export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}): SerializerCompiler {
+export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}, schemaCache?: { dir: string }): SerializerCompiler {
+  let sourceCache: SerializerSourceCache | undefined | null = schemaCache === undefined ? undefined : null
   return function defaultSerializerCompiler ({ schema }: SerializerCompilerInput): SerializerFn {
-    return compileSerializer(schema, { sharedSchemas, debug: options.debug, rounding: options.rounding })
+    if (sourceCache === null) sourceCache = serializerSourceCache(schemaCache!.dir, sharedSchemas)
+    return compileSerializer(schema, { sharedSchemas, debug: options.debug, rounding: options.rounding }, sourceCache)
   }
+}
+
+// one source cache per (directory, shared-schema set), built on the first schema compiled with it
+const sourceCaches = new Map<string, SerializerSourceCache | undefined>()
+function serializerSourceCache (dir: string, sharedSchemas: SharedSchemas): SerializerSourceCache | undefined {
+  const key = dir + '\0' + sharedSchemasKey(sharedSchemas)
+  if (sourceCaches.has(key)) return sourceCaches.get(key)
+  // loaded only when the cache is on (it brings node:crypto and node:fs)
+  const cache = (require('./source-cache') as { createSerializerSourceCache: typeof createSerializerSourceCache }).createSerializerSourceCache(dir, sharedSchemas)
+  sourceCaches.set(key, cache)
+  if (sourceCaches.size > 100) sourceCaches.delete(sourceCaches.keys().next().value as string)
+  return cache
 }

@@ -24,9 +24,9 @@ export function entries (dir: string): Map<string, string> {
 }
 
 /** Writes an entry the way the cache does, hash and all: what a party that can write the directory could do. */
-export function writeVerifiedEntry (dir: string, key: string, code: string): void {
+export function writeVerifiedEntry (dir: string, key: string, code: string, suffix = '.js'): void {
   const hash = createHash('sha256').update(code).digest('hex')
-  writeFileSync(join(dir, key + '.js'), `// trellis-schema-cache 1 ${key} ${hash}\n${code}`)
+  writeFileSync(join(dir, key + suffix), `// trellis-schema-cache 1 ${key} ${hash}\n${code}`)
 }
 
 /** The key of every validator entry (the shared-set marker has an empty body). */

@@ -1,5 +1,6 @@
 /**
- * The cache directory: one file per key, `<key>.js`, holding a header line and the generated code.
+ * The cache directory: one file per key, `<key>.js` (validators) or `<key>.json` (serializer sources,
+ * src/schema/serialization/source-cache.ts), holding a header line and the generated code.
  *
  *   // trellis-schema-cache 1 <key> <sha256 of the code>
  *   <code>
@@ -50,10 +51,10 @@ export function checkCacheDir (dir: string): string | null {
 }
 
 /** The verified code stored for `key`, or undefined (absent, unreadable, corrupt, foreign). */
-export function readEntry (dir: string, key: string): string | undefined {
+export function readEntry (dir: string, key: string, suffix = '.js'): string | undefined {
   if (!KEY_PATTERN.test(key)) return undefined
   let text: string
-  try { text = readFileSync(join(dir, key + '.js'), 'utf8') } catch { return undefined }
+  try { text = readFileSync(join(dir, key + suffix), 'utf8') } catch { return undefined }
   if (!text.startsWith(MAGIC)) return undefined
   const eol = text.indexOf('\n')
   if (eol < 0) return undefined
@@ -69,13 +70,13 @@ let tmpTag: string | undefined
 let tmpCount = 0
 
 /** Stores `code` for `key` atomically (temporary file + rename). Failures are ignored. */
-export function writeEntry (dir: string, key: string, code: string): void {
+export function writeEntry (dir: string, key: string, code: string, suffix = '.js'): void {
   if (!KEY_PATTERN.test(key)) return
   tmpTag ??= `${process.pid}.${randomBytes(6).toString('hex')}`
   const tmp = join(dir, `${key}.${tmpTag}.${++tmpCount}.tmp`)
   try {
     writeFileSync(tmp, MAGIC + key + ' ' + sha256(code) + '\n' + code, { flag: 'wx', mode: 0o600 })
-    renameSync(tmp, join(dir, key + '.js'))
+    renameSync(tmp, join(dir, key + suffix))
   } catch {
     try { unlinkSync(tmp) } catch {}
   }

@@ -74,7 +74,7 @@ function onlyAllowedRequires (code: string): boolean {
 }
 
 const warnedDirs = new Set<string>()
-function warnUnusable (dir: string, reason: string): void {
+export function warnUnusable (dir: string, reason: string): void {
   if (warnedDirs.has(dir)) return
   warnedDirs.add(dir)
   process.emitWarning(`schemaCache directory ${JSON.stringify(dir)} is not used: ${reason}`, 'TrellisWarning', 'TRELLIS_SCHEMA_CACHE_DIR')

@@ -1,0 +1,170 @@
+/**
+ * Response serializer sources in the persistent schema cache (`schemaCache: { dir }`,
+ * docs/schema-cache.md). Loaded only when the cache is on.
+ *
+ * An entry (`<key>.json`) holds the source `generateSource` produced for a response schema and its
+ * constants. The key hashes every input of that source:
+ *
+ *  - the schema's content (its JSON text, in its own key order);
+ *  - the whole shared-schema set, by content (the generator checks every shared schema, not only
+ *    the ones the schema reaches: an invalid shared schema must still fail at `ready()`);
+ *  - the compile options (`rounding`; the defaults the generator picks, which depend on V8);
+ *  - the **generator's fingerprint**: a hash of the text of every file of the generator (this
+ *    directory) and of the `$ref` resolver it uses. Any change of the generator's code is a new
+ *    fingerprint, so a changed generator never loads a source an older one wrote, whatever the
+ *    version number says;
+ *  - trellis' version, V8's version and the cache format.
+ *
+ * Only plain JSON schemas and sources whose constants are plain data, `Set`s and `RegExp`s are
+ * cached; a constant that is a function (the matchers of `anyOf`/`oneOf`) or anything else keeps
+ * that schema out of the cache: it is generated on every boot, as without the cache.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { VERSION } from '../../version'
+import { canonicalOptionsText, canonicalSchemaText } from '../validation/compile-cache/canonical'
+import { checkCacheDir, readEntry, sha256, writeEntry } from '../validation/compile-cache/store'
+import { warnUnusable } from '../validation/compile-cache/validator-code-cache'
+import { generateSource, serializerFromSource, type CompileOptions, type SerializerFn } from './compile'
+import { PROJECT_ARRAYS, PROJECT_ARRAY_FIELDS } from './generate-projection'
+
+/** Bumped when the entry format changes. */
+const SOURCE_CACHE_FORMAT = 1
+const SUFFIX = '.json'
+
+/**
+ * A hash of the generator's code: every source file in `dir` (this module's directory: the
+ * generator, its runtime and this file) and the `$ref` resolver next to it, by name and content.
+ * Undefined when the files cannot be read: then the cache is not used for serializers.
+ */
+export function generatorFingerprint (dir: string = __dirname): string | undefined {
+  try {
+    const files = readdirSync(dir).filter((f) => /\.(?:ts|js|cjs|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()
+    if (files.length === 0) return undefined
+    const hash = createHash('sha256')
+    for (const f of files) hash.update(f + '\0').update(readFileSync(join(dir, f))).update('\0')
+    const parent = join(dir, '..')
+    const resolver = readdirSync(parent).filter((f) => /^ref-resolver\.(?:ts|js)$/.test(f))
+    if (resolver.length === 0) return undefined
+    for (const f of resolver) hash.update(f + '\0').update(readFileSync(join(parent, f))).update('\0')
+    return hash.digest('hex')
+  } catch {
+    return undefined
+  }
+}
+
+let fingerprintNow: string | undefined | null = null
+function currentFingerprint (): string | undefined {
+  if (fingerprintNow === null) fingerprintNow = generatorFingerprint()
+  return fingerprintNow
+}
+
+class NotEncodable extends Error {}
+
+/** Constants as JSON data: plain values as they are, `Set`s, `RegExp`s, arrays and objects tagged. */
+function encode (value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || Object.is(value, -0)) throw new NotEncodable()
+    return value
+  }
+  if (typeof value !== 'object') throw new NotEncodable() // functions (matchers), undefined, symbols, bigints
+  if (Array.isArray(value)) return { a: value.map(encode) }
+  if (value instanceof Set && Object.getPrototypeOf(value) === Set.prototype) return { s: [...value].map(encode) }
+  if (value instanceof RegExp && Object.getPrototypeOf(value) === RegExp.prototype) return { r: [value.source, value.flags] }
+  if (Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) out[key] = encode((value as Record<string, unknown>)[key])
+    return { o: out }
+  }
+  throw new NotEncodable()
+}
+
+function decode (value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  const tagged = value as { a?: unknown[], s?: unknown[], r?: [string, string], o?: Record<string, unknown> }
+  if (Array.isArray(tagged.a)) return tagged.a.map(decode)
+  if (Array.isArray(tagged.s)) return new Set(tagged.s.map(decode))
+  if (Array.isArray(tagged.r)) return new RegExp(tagged.r[0], tagged.r[1])
+  if (tagged.o !== null && typeof tagged.o === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(tagged.o)) out[key] = decode(tagged.o[key])
+    return out
+  }
+  throw new NotEncodable()
+}
+
+/** The text of an entry, or undefined when a constant cannot be stored. */
+function entryText (source: string, consts: unknown[]): string | undefined {
+  try { return JSON.stringify({ source, consts: consts.map(encode) }) } catch { return undefined }
+}
+
+function parseEntry (text: string): { source: string, consts: unknown[] } | undefined {
+  try {
+    const entry = JSON.parse(text) as { source?: unknown, consts?: unknown }
+    if (typeof entry.source !== 'string' || !Array.isArray(entry.consts)) return undefined
+    return { source: entry.source, consts: entry.consts.map(decode) }
+  } catch {
+    return undefined
+  }
+}
+
+export interface SerializerSourceCache {
+  /** The serializer of `schema`: loaded from the cache, or generated (and stored); undefined when the schema cannot be keyed. */
+  compile: (schema: unknown, options: CompileOptions) => (SerializerFn & { source: string }) | undefined
+}
+
+/** Inputs of the key besides the schema; replaceable in tests. */
+export interface SourceCacheVersions { format: number, trellis: string, v8: string, generator: string | undefined }
+
+export function currentSourceCacheVersions (): SourceCacheVersions {
+  return { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }
+}
+
+/**
+ * The serializer source cache for one shared-schema set, or undefined when it cannot be used: the
+ * directory is unusable (a warning says why, once), a shared schema is not plain JSON, or the
+ * generator's fingerprint is unknown.
+ */
+export function createSerializerSourceCache (
+  dir: string,
+  sharedSchemas: Record<string, unknown>,
+  versions: SourceCacheVersions = currentSourceCacheVersions()
+): SerializerSourceCache | undefined {
+  if (versions.generator === undefined) return undefined
+  const ids = Object.keys(sharedSchemas).sort()
+  let sharedText = '{'
+  for (let i = 0; i < ids.length; i++) {
+    const text = canonicalSchemaText(sharedSchemas[ids[i]])
+    if (text === undefined) return undefined
+    sharedText += (i === 0 ? '' : ',') + JSON.stringify(ids[i]) + ':' + text
+  }
+  sharedText += '}'
+  const unusable = checkCacheDir(dir)
+  if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
+  const base = sha256(JSON.stringify(['serializer', versions.format, versions.trellis, versions.v8, versions.generator]) + ' ' + sha256(sharedText))
+
+  return {
+    compile (schema, options) {
+      if (options.debug === true) return undefined
+      const text = canonicalSchemaText(schema)
+      const optionsText = canonicalOptionsText({
+        rounding: options.rounding ?? 'trunc',
+        projectArrays: options.projectArrays ?? PROJECT_ARRAYS,
+        projectArrayFields: options.projectArrayFields ?? PROJECT_ARRAY_FIELDS,
+        straightObjects: options.straightObjects ?? true
+      })
+      if (text === undefined || optionsText === undefined) return undefined
+      const key = sha256(base + ' ' + optionsText + ' ' + text)
+      const stored = readEntry(dir, key, SUFFIX)
+      const entry = stored === undefined ? undefined : parseEntry(stored)
+      if (entry !== undefined) return serializerFromSource(entry.source, entry.consts, options)
+      // a miss (or an unreadable entry): generate as without the cache; an invalid schema throws here
+      const { source, consts } = generateSource(schema, options)
+      const out = entryText(source, consts)
+      if (out !== undefined) writeEntry(dir, key, out, SUFFIX)
+      return serializerFromSource(source, consts, options)
+    }
+  }
+}
