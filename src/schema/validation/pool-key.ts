@@ -6,7 +6,8 @@
 const identities = new WeakMap<object, number>()
 let nextIdentity = 1
 
-function identityOf (value: object): number {
+/** A number standing for the object's identity (the same object, the same number). */
+export function identityOf (value: object): number {
   let id = identities.get(value)
   if (id === undefined) {
     id = nextIdentity++
