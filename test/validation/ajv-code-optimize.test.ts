@@ -61,3 +61,14 @@ test('an invalid schema still fails at ready() with the default options', async 
   app.post('/', { schema: { body: { type: 'object', properties: { a: { type: 'strnig' } } } } }, async () => 'x')
   await assert.rejects(app.ready(), /type must be JSON type|must be equal to one of the allowed values/)
 })
+
+test('the per-task compiler lookup returns the same compiler for the same inputs, and tolerates option values that are not objects', () => {
+  const shared = { user: { $id: 'user', type: 'object' } }
+  const ajv = { customOptions: {}, plugins: [] }
+  assert.equal(createDefaultValidatorCompiler(shared, ajv), createDefaultValidatorCompiler(shared, ajv))
+  const other = { user: { $id: 'user', type: 'object', properties: { a: { type: 'integer' } } } }
+  assert.notEqual(createDefaultValidatorCompiler(other, ajv), createDefaultValidatorCompiler(shared, ajv), 'another shared schema: another compiler')
+  for (const odd of [null, 'x', 5]) {
+    assert.equal(typeof createDefaultValidatorCompiler({}, { customOptions: odd as never }), 'function')
+  }
+})

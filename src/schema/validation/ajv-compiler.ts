@@ -193,7 +193,10 @@ let recent: Map<string, DefaultValidatorCompiler> | undefined
 /** Identity of every input (each shared schema object and its id, the option objects, the cache directory). */
 function quickKey (sharedSchemas: Record<string, unknown> | undefined, ajv: AjvFactoryOptions, schemaCache: SchemaCacheOptions | undefined): string | undefined {
   if (sharedSchemas === null || typeof sharedSchemas !== 'object') return undefined
-  let key = `${ajv.customOptions === undefined ? '-' : identityOf(ajv.customOptions)} ${ajv.plugins === undefined ? '-' : identityOf(ajv.plugins)} ${schemaCache === undefined ? '-' : JSON.stringify(schemaCache.dir)}`
+  const { customOptions, plugins } = ajv
+  if ((customOptions !== undefined && (customOptions === null || typeof customOptions !== 'object')) ||
+    (plugins !== undefined && (plugins === null || typeof plugins !== 'object'))) return undefined
+  let key = `${customOptions === undefined ? '-' : identityOf(customOptions)} ${plugins === undefined ? '-' : identityOf(plugins)} ${schemaCache === undefined ? '-' : JSON.stringify(schemaCache.dir)}`
   for (const id of Object.keys(sharedSchemas)) {
     const schema = sharedSchemas[id]
     if (schema === null || typeof schema !== 'object') return undefined
