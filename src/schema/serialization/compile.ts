@@ -23,6 +23,8 @@ export interface CompileOptions {
   projectArrayFields?: boolean
   /** Project arrays of flat objects and JSON.stringify them (default: PROJECT_ARRAYS, V8 13.8+ only); else concatenate. Same output either way. */
   projectArrays?: boolean
+  /** Arrays of flat objects written as bytes into a reused buffer, decoded once (default on; the projection wins where it is on). Same output either way. */
+  byteArrays?: boolean
   /** Straight-line object functions where they fit (default on); off only to compare against the general form. Same output either way. */
   straightObjects?: boolean
 }
@@ -30,7 +32,8 @@ export interface CompileOptions {
 const PRELUDE = '\'use strict\'\n' +
   'const $str = $rt.str, $coerceStr = $rt.coerceStr, $strU = $rt.strU, $coerceStrU = $rt.coerceStrU, $num = $rt.num, $fnum = $rt.fnum, $int = $rt.int, ' +
   '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc, ' +
-  '$intV = $rt.intV, $numV = $rt.numV, $strV = $rt.strV, $fallback = $rt.fallback\n'
+  '$intV = $rt.intV, $numV = $rt.numV, $strV = $rt.strV, $fallback = $rt.fallback, ' +
+  '$take = $rt.take, $grow = $rt.grow, $done = $rt.done, $wtext = $rt.wtext, $wstr = $rt.wstr, $wint = $rt.wint, $wnum = $rt.wnum\n'
 
 /** Generates the source of a serializer for `schema`; the source's body returns the `main` function. */
 export function generateSource (schema: unknown, options: CompileOptions = {}): { source: string, consts: unknown[] } {
@@ -42,6 +45,7 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
   ctx.projectArrayFields = options.projectArrayFields ?? PROJECT_ARRAY_FIELDS
   ctx.straightObjects = options.straightObjects ?? true
   ctx.projectArrays = options.projectArrays ?? PROJECT_ARRAYS
+  ctx.byteArrays = options.byteArrays ?? true
   const body = genValue(ctx, schema, outer, 'input', '#')
   const single = /^json \+= (f\d+)\(input\)\n$/.exec(body)
   let source = PRELUDE + ctx.functions.join('\n')

@@ -29,6 +29,8 @@ export class GenContext implements MergeHost {
   /** Whether arrays of flat objects are projected + JSON.stringify'd at all (generate-projection.ts), else concatenated. */
   projectArrays = true
   projectArrayFields = false
+  /** Whether arrays of flat objects are written as bytes (generate-bytes.ts) where they are not projected; off only to compare. */
+  byteArrays = true
   /** Whether objects take the straight-line form where they fit (generate-object-straight.ts); off only to compare against the general form. */
   straightObjects = true
 

@@ -9,6 +9,7 @@ import type { GenValue } from './generate-value'
 import { genPart, inferType, lit, typeCondition } from './generate-value'
 import { genProjectionFunction, projectableFields } from './generate-projection'
 import { plainString, unquotedString } from './generate-object-straight'
+import { buildByteLoop, byteFields } from './generate-bytes'
 
 export function genArrayFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, base, (name) => buildArray(ctx, schema, base, loc, gen, name))
@@ -81,6 +82,8 @@ return JSON.stringify(out)
 `
     return code
   }
+  const bytes = itemsTarget !== undefined && ctx.byteArrays ? byteFields(itemsTarget.schema) : undefined
+  if (bytes !== undefined) return buildByteLoop(bytes, code, (prefix) => ctx.tmp(prefix))
   return buildConcatLoop(ctx, items, base, loc, code)
 }
 

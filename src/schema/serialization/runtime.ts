@@ -4,6 +4,7 @@
  */
 import { asString, asStringContent } from './escape'
 import { formatNumber } from './number-format'
+import { done, grow, take, writeInteger, writeNumber, writeString, writeText } from './byte-writer'
 
 export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
 
@@ -27,6 +28,14 @@ export interface Runtime {
   strV: (v: unknown) => string
   /** Thrown by intV/numV for a value a projection cannot express (BigInt): the caller serializes by concatenation. */
   fallback: object
+  /** The byte-writing array form (byte-writer.ts, generate-bytes.ts). */
+  take: () => Buffer
+  grow: (b: Buffer, o: number, need: number) => Buffer
+  done: (b: Buffer, o: number) => string
+  wtext: (b: Buffer, o: number, t: string) => number
+  wstr: (b: Buffer, o: number, s: string) => number
+  wint: (b: Buffer, o: number, n: number) => number
+  wnum: (b: Buffer, o: number, n: number) => number
 }
 
 const FALLBACK = Object.freeze({ projection: 'fallback' })
@@ -130,7 +139,8 @@ export function getRuntime (rounding: Rounding = 'trunc'): Runtime {
       if (typeof v === 'bigint') throw FALLBACK
       return Number(int(v))
     }
-    rt = { str: asString, coerceStr, strU: asStringContent, coerceStrU, num, fnum: formatNumber, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK }
+    rt = { str: asString, coerceStr, strU: asStringContent, coerceStrU, num, fnum: formatNumber, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK,
+      take, grow, done, wtext: writeText, wstr: writeString, wint: writeInteger, wnum: writeNumber }
     runtimes.set(rounding, rt)
   }
   return rt

@@ -1,0 +1,139 @@
+/**
+ * Arrays of flat objects, written as bytes: each item's keys and separators are stored as literal
+ * bytes, numbers as their digits, strings char by char while they are checked for escapes, into one
+ * reused buffer (byte-writer.ts), decoded once at the end. The result is a flat string: the server
+ * measures and writes it without flattening a rope, which on Node 24 cost more than building it
+ * (docs/benchmarks.md, Serializer).
+ *
+ * The item is written the way the general object form (generate-object.ts) writes it: the same
+ * `toJSON` call and null check, the same property reads in the same order (required first), each
+ * once, the same coercions through the same runtime helpers (a value of an unexpected type, a
+ * string that needs escaping or is not ASCII, a number the digit writers do not cover: its text is
+ * made by the helper the concatenating form calls, then copied), the same `"x" is required!` error,
+ * `default` literals, and commas decided as the general form decides them. A property test compares
+ * the output, the error and the read sequence with the concatenating form.
+ *
+ * Taken for item schemas `type: 'object'` whose every property is a single primitive type
+ * (string without `format`, number, integer, boolean; `default` allowed), no `nullable`, and no
+ * undeclared property written (`additionalProperties` absent or false).
+ */
+import type { Schema } from './context'
+import { lit } from './generate-value'
+import { NUMBER_ROOM } from './byte-writer'
+
+const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples'])
+const VALUE_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'examples', 'enum', 'minLength', 'maxLength', 'pattern',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'default'])
+const TYPES = new Set(['string', 'number', 'integer', 'boolean'])
+
+/** Strings up to this length are written by $wstr within the item's reserved room (6 bytes a unit at most). */
+const SHORT_STRING = 64
+
+export interface ByteField {
+  key: string
+  type: 'string' | 'number' | 'integer' | 'boolean'
+  required: boolean
+  /** JSON of the schema's `default`, written when the property is absent */
+  dflt: string | undefined
+}
+
+function isObject (v: unknown): v is Schema {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** The item schema's properties in writing order (required first), or undefined when it does not fit. */
+export function byteFields (schema: unknown): ByteField[] | undefined {
+  if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return undefined
+  for (const k of Object.keys(schema)) if (!OBJECT_KEYWORDS.has(k)) return undefined
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined
+  const props = schema.properties
+  const keys = Object.keys(props)
+  if (keys.length === 0) return undefined
+  const required = schema.required === undefined ? [] : schema.required
+  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && keys.includes(r))) return undefined
+  const fields: ByteField[] = []
+  for (const key of keys) {
+    const p = props[key]
+    if (!isObject(p) || typeof p.type !== 'string' || !TYPES.has(p.type)) return undefined
+    for (const k of Object.keys(p)) if (!VALUE_KEYWORDS.has(k)) return undefined
+    const dflt = p.default === undefined ? undefined : (JSON.stringify(p.default) ?? 'null')
+    fields.push({ key, type: p.type as ByteField['type'], required: required.includes(key), dflt })
+  }
+  return [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)]
+}
+
+/** Statements storing `text`'s UTF-8 bytes at `o` and advancing it. */
+function stores (text: string): string {
+  const bytes = [...Buffer.from(text, 'utf8')]
+  return bytes.map((x, i) => `b[o${i === 0 ? '' : ' + ' + String(i)}] = ${x}`).join('; ') + `; o += ${bytes.length}\n`
+}
+
+/**
+ * The rest of an array function after its prelude `code` (which ends once `n`, the length, is known
+ * and not 0): the byte-writing loop over the items.
+ */
+export function buildByteLoop (fields: ByteField[], code: string, tmp: (prefix?: string) => string): string {
+  // room an item's fixed parts take at most: separators, keys, numbers, short strings, defaults
+  let room = 4
+  for (const f of fields) {
+    room += Buffer.byteLength(',' + JSON.stringify(f.key) + ':""') + (f.type === 'string' ? 6 * SHORT_STRING : NUMBER_ROOM)
+    if (f.dflt !== undefined) room += Buffer.byteLength(f.dflt)
+  }
+  /** Statements copying the text `t` (any length) after making room for it. */
+  const text = (t: string): string =>
+    `if (o + ${t}.length * 3 + ${room} > b.length) b = $grow(b, o, ${t}.length * 3 + ${room})\no = $wtext(b, o, ${t})\n`
+  const start = tmp('s')
+  let usesStart = false
+  let body = ''
+  let state: 'none' | 'some' | 'flag' = 'none'
+  for (const f of fields) {
+    const v = tmp()
+    const always = f.required || f.dflt !== undefined
+    const sep = state === 'some' ? stores(',') : state === 'flag' ? `if (o !== ${start}) { b[o] = 44; o++ }\n` : ''
+    if (state === 'flag') usesStart = true
+    const keyJson = JSON.stringify(f.key) + ':'
+    let value: string
+    switch (f.type) {
+      case 'integer': {
+        const t = tmp('t')
+        value = `if (Number.isInteger(${v})) o = $wint(b, o, ${v})\nelse {\nconst ${t} = $int(${v})\n${text(t)}}\n`
+        break
+      }
+      case 'number': {
+        const t = tmp('t')
+        value = `if (typeof ${v} === 'number' && ${v} - ${v} === 0) o = $wnum(b, o, ${v})\nelse {\nconst ${t} = $num(${v})\n${text(t)}}\n`
+        break
+      }
+      case 'boolean':
+        value = `if (${v}) { ${stores('true').trimEnd()} } else { ${stores('false').trimEnd()} }\n`
+        break
+      default: {
+        const t = tmp('t')
+        value = `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) o = $wstr(b, o, ${v})\n` +
+          `else {\nconst ${t} = typeof ${v} === 'string' ? $strU(${v}) : $coerceStrU(${v})\n${text(t)}}\n`
+      }
+    }
+    const quote = f.type === 'string' ? '"' : ''
+    const write = sep + stores(keyJson + quote) + value + (quote !== '' ? stores(quote) : '')
+    body += `const ${v} = obj[${lit(f.key)}]\n`
+    if (f.dflt !== undefined) {
+      body += `if (${v} !== undefined) {\n${write}} else {\n${sep}${stores(keyJson + f.dflt)}}\n`
+    } else if (f.required) {
+      body += `if (${v} === undefined) throw new Error(${lit(`"${f.key}" is required!`)})\n${write}`
+    } else {
+      body += `if (${v} !== undefined) {\n${write}}\n`
+    }
+    if (always) state = 'some'
+    else if (state === 'none') state = 'flag'
+  }
+  code += 'let b = $take()\nlet o = 1\nb[0] = 91\nfor (let i = 0; i < n; i++) {\n'
+  code += `if (o + ${room} > b.length) b = $grow(b, o, ${room})\n`
+  code += 'if (i !== 0) { b[o] = 44; o++ }\n'
+  code += 'let obj = input[i]\nif (obj && typeof obj.toJSON === \'function\') obj = obj.toJSON()\n'
+  code += 'if (obj == null) { b[o] = 123; b[o + 1] = 125; o += 2; continue }\n'
+  code += 'b[o] = 123; o++\n'
+  if (usesStart) code += `const ${start} = o\n`
+  code += body
+  code += 'b[o] = 125; o++\n}\nb[o] = 93; o++\nreturn $done(b, o)\n}\n'
+  return code
+}
