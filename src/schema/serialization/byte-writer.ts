@@ -70,10 +70,10 @@ function writeDigits (b: Buffer, o: number, n: number): number {
   for (let p = 100; n >= p && d < 16; p *= 10) d++
   let e = o + d
   if (n <= 0x7fffffff) {
-    while (n >= 10) { const q = (n / 10) | 0; b[--e] = 48 + n - q * 10; n = q }
+    while (n >= 10) { const q = (n / 10) | 0; b[--e] = 48 + (n - q * 10); n = q }
   } else {
     // n / 10 is within 1/16 of the exact quotient below 2^53, so its floor is exact
-    while (n >= 10) { const q = Math.floor(n / 10); b[--e] = 48 + n - q * 10; n = q }
+    while (n >= 10) { const q = Math.floor(n / 10); b[--e] = 48 + (n - q * 10); n = q }
   }
   b[--e] = 48 + n
   return o + d

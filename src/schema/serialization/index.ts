@@ -19,7 +19,8 @@ function optionsKey (options: CompileOptions): string {
   return (options.rounding ?? 'trunc') + (options.debug === true ? '+debug' : '') +
     (options.projectArrayFields === undefined ? '' : options.projectArrayFields ? '+arrays' : '-arrays') +
     (options.straightObjects === false ? '-straight' : '') +
-    (options.projectArrays === undefined ? '' : options.projectArrays ? '+project' : '-project')
+    (options.projectArrays === undefined ? '' : options.projectArrays ? '+project' : '-project') +
+    (options.byteArrays === false ? '-bytes' : '')
 }
 
 /**

@@ -1,0 +1,139 @@
+/**
+ * Arrays of flat objects are written as bytes into a reused buffer and decoded once
+ * (generate-bytes.ts, byte-writer.ts). Whatever the values (wrong types that coerce or throw, NaN,
+ * Infinity, BigInt, Dates, strings that need escaping, non-ASCII and lone surrogates, strings
+ * around the short-string limit, missing required keys, defaults, toJSON, null and primitive
+ * items), the output or the error, and the sequence of property reads, are exactly the
+ * concatenating form's.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fc from 'fast-check'
+import { compileSerializer } from '../../src/schema/serialization/index'
+import { writeInteger, writeNumber } from '../../src/schema/serialization/byte-writer'
+
+type S = Record<string, any>
+
+const TYPES = ['string', 'number', 'integer', 'boolean'] as const
+const fieldName = fc.oneof(fc.constantFrom('id', 'name', 'a b', 'é', '"q"', 'constructor', 'toJSON', 'length', '\u2028', '😀'), fc.string({ minLength: 1, maxLength: 4 }))
+  .filter((k) => k !== '__proto__')
+
+const field = fc.tuple(fieldName, fc.constantFrom(...TYPES), fc.option(fc.constantFrom<unknown>('d', 'é"\\', 3, 1.5, false, null, { a: 1 }), { nil: undefined }))
+const itemSchema = fc.uniqueArray(field, { minLength: 1, maxLength: 6, selector: ([k]) => k })
+  .chain((fields) => fc.tuple(fc.subarray(fields.map(([k]) => k)), fc.boolean()).map(([required, closed]) => ({
+    type: 'object',
+    properties: Object.fromEntries(fields.map(([k, type, dflt]) => [k, dflt === undefined ? { type } : { type, default: dflt }])),
+    required,
+    ...(closed ? { additionalProperties: false } : {})
+  })))
+
+const strings = fc.oneof(
+  fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'grapheme', maxLength: 4 }),
+  // around the short-string limit (64) and the escape scan's thresholds (42, 5000)
+  fc.string({ unit: 'binary', minLength: 60, maxLength: 70 }), fc.string({ minLength: 38, maxLength: 46 }),
+  fc.constantFrom('a'.repeat(64), 'a'.repeat(65), 'é'.repeat(64), 'a'.repeat(63) + '"', '\ud800', 'x\udfffy', '😀'.repeat(40), 'a'.repeat(5001), 'a'.repeat(4999) + '\n')
+)
+const numbers = fc.oneof(
+  fc.integer(), fc.double(), fc.double({ min: -1e6, max: 1e6 }).map((x) => Math.round(x * 1000) / 1000),
+  fc.constantFrom(0, -0, 0.1, -0.05, 1.005, 123456789012.5, 999999999999.999, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1e21, -1e-7, 5e-324,
+    Number.MAX_VALUE, 0x7fffffff, 0x80000000, -0x80000000, Infinity, -Infinity, NaN)
+)
+const anyValue = fc.oneof(
+  { weight: 4, arbitrary: numbers }, { weight: 4, arbitrary: strings }, fc.boolean(), fc.constant(null), fc.constant(undefined),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.date({ noInvalidDate: true }), fc.constantFrom('12', '1.5', ' ', 'x', /re"x/),
+  fc.constant({ toString: () => 'custom "s"' }), fc.array(fc.integer(), { maxLength: 2 })
+)
+
+function itemFor (schema: S): fc.Arbitrary<unknown> {
+  const keys = Object.keys(schema.properties)
+  const model: Record<string, fc.Arbitrary<unknown>> = {}
+  for (const k of keys) model[k] = anyValue
+  const record = fc.record({ ...model, extra: anyValue }, { requiredKeys: [] })
+  const full = fc.record(model)
+  return fc.oneof({ weight: 6, arbitrary: full }, { weight: 4, arbitrary: record }, { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 'str', true) }, { weight: 1, arbitrary: full.map((r) => ({ toJSON: () => r })) })
+}
+
+/** Items wrapped in proxies logging every property read. */
+function logged (items: unknown[], log: string[]): unknown[] {
+  return items.map((item, i) => item === null || typeof item !== 'object'
+    ? item
+    : new Proxy(item, {
+      get (target, prop, receiver) {
+        if (typeof prop === 'string') log.push(`${i}.${prop}`)
+        return Reflect.get(target, prop, receiver)
+      }
+    }))
+}
+
+function outcome (fn: (x: unknown) => string, items: unknown[]): { result: string, reads: string[] } {
+  const reads: string[] = []
+  let result: string
+  try { result = 'ok:' + fn(logged(items, reads)) } catch (err) { result = 'throws:' + (err as Error).message }
+  return { result, reads }
+}
+
+test('the byte-writing array form writes, throws and reads exactly as concatenation', () => {
+  fc.assert(fc.property(itemSchema.chain((s) => fc.tuple(fc.constant(s), fc.array(itemFor(s), { maxLength: 6 }))), ([schema, items]) => {
+    const bytes = compileSerializer({ type: 'array', items: schema }, { projectArrays: false, byteArrays: true })
+    const concat = compileSerializer({ type: 'array', items: schema }, { projectArrays: false, byteArrays: false })
+    assert.match(bytes.source, /\$take\(\)/) // the byte path is the one under test
+    assert.doesNotMatch(concat.source, /\$take\(\)/)
+    assert.deepEqual(outcome(bytes, items), outcome(concat, items))
+  }), { numRuns: 600 })
+})
+
+test('the digit writers write what \'\' + n writes, for every finite number', () => {
+  const b = Buffer.alloc(64)
+  const written = (n: number): string => b.toString('latin1', 0, Number.isInteger(n) ? writeInteger(b, 0, n) : writeNumber(b, 0, n))
+  const finite = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.maxSafeInteger(),
+    fc.maxSafeInteger().map((n) => n / 1000), fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 100),
+    fc.constantFrom(0, -0, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1 - 2 ** 53, 1e21, 1e15 - 0.001, 999999999999.999, 0x7fffffff, 0x80000000, 5e-324, Number.MAX_VALUE))
+  fc.assert(fc.property(finite, (n) => { assert.equal(written(n), '' + n) }), { numRuns: 20000 })
+})
+
+test('integer rounding options reach the byte form', () => {
+  const schema = { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } }
+  const data = [{ n: 1.5 }, { n: -1.5 }, { n: 2 }, { n: '7.9' }]
+  for (const rounding of ['trunc', 'floor', 'ceil', 'round'] as const) {
+    const bytes = compileSerializer(schema, { rounding, projectArrays: false })
+    assert.match(bytes.source, /\$take\(\)/)
+    assert.equal(bytes(data), compileSerializer(schema, { rounding, projectArrays: false, byteArrays: false })(data), rounding)
+  }
+})
+
+test('outputs larger than the buffer grow it, and long or escaped strings are written whole', () => {
+  const schema = { type: 'array', items: { type: 'object', properties: { s: { type: 'string' }, n: { type: 'number' }, b: { type: 'boolean' } } } }
+  const s = compileSerializer(schema, { projectArrays: false })
+  for (const [str, count] of [['x'.repeat(10), 5000], ['é"\n'.repeat(30), 2000], ['😀'.repeat(30000), 3], ['a'.repeat(70000), 3]] as const) {
+    const data = Array.from({ length: count }, (_, i) => ({ s: str + String(i), n: i / 8, b: i % 2 === 0 }))
+    const out = s(data)
+    assert.equal(out, JSON.stringify(data))
+    assert.equal(s(data), out) // the same buffer, reused
+  }
+})
+
+test('a serializer called inside another (from toJSON) writes into its own buffer', () => {
+  const schema = { type: 'array', items: { type: 'object', properties: { s: { type: 'string' }, n: { type: 'integer' } } } }
+  const s = compileSerializer(schema, { projectArrays: false })
+  const inner = [{ s: 'inner', n: 1 }, { s: 'inner2', n: 2 }]
+  const data = [{ s: 'a', n: 1 }, { toJSON: () => ({ s: s(inner), n: 2 }) }, { s: 'c', n: 3 }]
+  assert.equal(s(data), '[{"s":"a","n":1},{"s":' + JSON.stringify(s(inner)) + ',"n":2},{"s":"c","n":3}]')
+})
+
+test('item schemas the byte form does not reproduce keep concatenation', () => {
+  for (const items of [
+    { type: 'object', properties: { d: { type: 'string', format: 'date-time' } } },
+    { type: 'object', properties: { n: { type: 'integer', nullable: true } } },
+    { type: 'object', nullable: true, properties: { n: { type: 'integer' } } },
+    { type: 'object', properties: { t: { type: 'array', items: { type: 'string' } } } },
+    { type: 'object', properties: { o: { type: 'object', properties: {} } } },
+    { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true },
+    { type: 'object', properties: { a: { type: ['string', 'null'] } } },
+    { type: 'object', properties: { a: { $ref: '#/definitions/x' } } },
+    { type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }
+  ]) {
+    const source = compileSerializer({ type: 'array', items, definitions: { x: { type: 'string' } } }, { projectArrays: false }).source
+    assert.doesNotMatch(source, /\$take\(\)/, JSON.stringify(items))
+  }
+})
