@@ -143,3 +143,21 @@ for (const c of cases) {
   console.log(`\n${rows.name}, µs per call: trellis builds the string in ${us(best.oursBuild)}, + Buffer.byteLength (flattening the rope) ${us(best.oursAll)}; ` +
     `JSON.stringify ${us(best.jsonBuild)}, + Buffer.byteLength ${us(best.jsonAll)}`)
 }
+
+// The array forms the generator can choose (generate-array.ts), same process, alternating rounds, µs per
+// call + Buffer.byteLength: bytes (the default where arrays are not projected), concatenation, projection.
+{
+  const us = (perSecond: number): string => (1e6 / perSecond).toFixed(1).padStart(7)
+  console.log('\narray forms, µs per call + Buffer.byteLength'.padEnd(49) + 'bytes' .padStart(7) + 'concat'.padStart(7) + 'project'.padStart(8) + '   JSON')
+  for (const c of [rows, array]) {
+    const forms = [
+      compileSerializer(c.schema, { projectArrays: false, projectArrayFields: false }),
+      compileSerializer(c.schema, { projectArrays: false, projectArrayFields: false, byteArrays: false }),
+      compileSerializer(c.schema, { projectArrays: true, projectArrayFields: true }),
+      JSON.stringify as (x: unknown) => string
+    ]
+    const best = forms.map(() => 0)
+    for (let r = 0; r < ROUNDS; r++) forms.forEach((f, i) => { best[i] = Math.max(best[i], measure(f, c.data, MS / 2)) })
+    console.log(('  ' + c.name).padEnd(48) + best.map((b, i) => us(b).padStart(i === 2 ? 8 : 7)).join(''))
+  }
+}

@@ -14,7 +14,7 @@ import { writeInteger, writeNumber } from '../../src/schema/serialization/byte-w
 
 type S = Record<string, any>
 
-const TYPES = ['string', 'number', 'integer', 'boolean'] as const
+const TYPES = ['string', 'number', 'integer', 'boolean', 'array:string', 'array:number', 'array:integer', 'array:boolean'] as const
 const fieldName = fc.oneof(fc.constantFrom('id', 'name', 'a b', 'é', '"q"', 'constructor', 'toJSON', 'length', '\u2028', '😀'), fc.string({ minLength: 1, maxLength: 4 }))
   .filter((k) => k !== '__proto__')
 
@@ -22,7 +22,10 @@ const field = fc.tuple(fieldName, fc.constantFrom(...TYPES), fc.option(fc.consta
 const itemSchema = fc.uniqueArray(field, { minLength: 1, maxLength: 6, selector: ([k]) => k })
   .chain((fields) => fc.tuple(fc.subarray(fields.map(([k]) => k)), fc.boolean()).map(([required, closed]) => ({
     type: 'object',
-    properties: Object.fromEntries(fields.map(([k, type, dflt]) => [k, dflt === undefined ? { type } : { type, default: dflt }])),
+    properties: Object.fromEntries(fields.map(([k, t, dflt]) => {
+      const type = t.startsWith('array:') ? { type: 'array', items: { type: t.slice(6) } } : { type: t }
+      return [k, dflt === undefined ? type : { ...type, default: dflt }]
+    })),
     required,
     ...(closed ? { additionalProperties: false } : {})
   })))
@@ -41,14 +44,15 @@ const numbers = fc.oneof(
 const anyValue = fc.oneof(
   { weight: 4, arbitrary: numbers }, { weight: 4, arbitrary: strings }, fc.boolean(), fc.constant(null), fc.constant(undefined),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.date({ noInvalidDate: true }), fc.constantFrom('12', '1.5', ' ', 'x', /re"x/),
-  fc.constant({ toString: () => 'custom "s"' }), fc.array(fc.integer(), { maxLength: 2 })
+  fc.constant({ toString: () => 'custom "s"' })
 )
+const value = fc.oneof({ weight: 3, arbitrary: anyValue }, { weight: 1, arbitrary: fc.array(anyValue, { maxLength: 4 }) })
 
 function itemFor (schema: S): fc.Arbitrary<unknown> {
   const keys = Object.keys(schema.properties)
   const model: Record<string, fc.Arbitrary<unknown>> = {}
-  for (const k of keys) model[k] = anyValue
-  const record = fc.record({ ...model, extra: anyValue }, { requiredKeys: [] })
+  for (const k of keys) model[k] = value
+  const record = fc.record({ ...model, extra: value }, { requiredKeys: [] })
   const full = fc.record(model)
   return fc.oneof({ weight: 6, arbitrary: full }, { weight: 4, arbitrary: record }, { weight: 1, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: fc.constantFrom(0, 'str', true) }, { weight: 1, arbitrary: full.map((r) => ({ toJSON: () => r })) })
@@ -126,7 +130,10 @@ test('item schemas the byte form does not reproduce keep concatenation', () => {
     { type: 'object', properties: { d: { type: 'string', format: 'date-time' } } },
     { type: 'object', properties: { n: { type: 'integer', nullable: true } } },
     { type: 'object', nullable: true, properties: { n: { type: 'integer' } } },
-    { type: 'object', properties: { t: { type: 'array', items: { type: 'string' } } } },
+    { type: 'object', properties: { t: { type: 'array', items: { type: 'object' } } } },
+    { type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } },
+    { type: 'object', properties: { t: { type: 'array', nullable: true, items: { type: 'string' } } } },
+    { type: 'object', properties: { t: { type: 'array', items: { type: 'string', format: 'date' } } } },
     { type: 'object', properties: { o: { type: 'object', properties: {} } } },
     { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true },
     { type: 'object', properties: { a: { type: ['string', 'null'] } } },

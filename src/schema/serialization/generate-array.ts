@@ -83,7 +83,7 @@ return JSON.stringify(out)
     return code
   }
   const bytes = itemsTarget !== undefined && ctx.byteArrays ? byteFields(itemsTarget.schema) : undefined
-  if (bytes !== undefined) return buildByteLoop(bytes, code, (prefix) => ctx.tmp(prefix))
+  if (bytes !== undefined && itemsTarget !== undefined) return buildByteLoop(bytes, itemsTarget.location, code, (prefix) => ctx.tmp(prefix))
   return buildConcatLoop(ctx, items, base, loc, code)
 }
 

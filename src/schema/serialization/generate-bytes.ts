@@ -25,13 +25,18 @@ const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalPr
 const VALUE_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'examples', 'enum', 'minLength', 'maxLength', 'pattern',
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'default'])
 const TYPES = new Set(['string', 'number', 'integer', 'boolean'])
+const ARRAY_KEYWORDS = new Set([...VALUE_KEYWORDS, 'items', 'minItems', 'maxItems', 'uniqueItems'])
 
 /** Strings up to this length are written by $wstr within the item's reserved room (6 bytes a unit at most). */
 const SHORT_STRING = 64
 
+type Primitive = 'string' | 'number' | 'integer' | 'boolean'
+
 export interface ByteField {
   key: string
-  type: 'string' | 'number' | 'integer' | 'boolean'
+  type: Primitive | 'array'
+  /** for an array property: its elements' type */
+  items?: Primitive
   required: boolean
   /** JSON of the schema's `default`, written when the property is absent */
   dflt: string | undefined
@@ -54,12 +59,28 @@ export function byteFields (schema: unknown): ByteField[] | undefined {
   const fields: ByteField[] = []
   for (const key of keys) {
     const p = props[key]
-    if (!isObject(p) || typeof p.type !== 'string' || !TYPES.has(p.type)) return undefined
-    for (const k of Object.keys(p)) if (!VALUE_KEYWORDS.has(k)) return undefined
+    if (!isObject(p)) return undefined
     const dflt = p.default === undefined ? undefined : (JSON.stringify(p.default) ?? 'null')
-    fields.push({ key, type: p.type as ByteField['type'], required: required.includes(key), dflt })
+    const items = primitiveArrayItems(p)
+    if (items !== undefined) {
+      fields.push({ key, type: 'array', items, required: required.includes(key), dflt })
+      continue
+    }
+    if (typeof p.type !== 'string' || !TYPES.has(p.type)) return undefined
+    for (const k of Object.keys(p)) if (!VALUE_KEYWORDS.has(k)) return undefined
+    fields.push({ key, type: p.type as Primitive, required: required.includes(key), dflt })
   }
   return [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)]
+}
+
+/** The element type of an array-of-one-primitive-type property schema, or undefined. */
+function primitiveArrayItems (p: Schema): Primitive | undefined {
+  if (p.type !== 'array' || !isObject(p.items)) return undefined
+  for (const k of Object.keys(p)) if (!ARRAY_KEYWORDS.has(k)) return undefined
+  const items = p.items
+  if (typeof items.type !== 'string' || !TYPES.has(items.type)) return undefined
+  for (const k of Object.keys(items)) if (!VALUE_KEYWORDS.has(k) || k === 'default') return undefined
+  return items.type as Primitive
 }
 
 /** Statements storing `text`'s UTF-8 bytes at `o` and advancing it. */
@@ -72,16 +93,44 @@ function stores (text: string): string {
  * The rest of an array function after its prelude `code` (which ends once `n`, the length, is known
  * and not 0): the byte-writing loop over the items.
  */
-export function buildByteLoop (fields: ByteField[], code: string, tmp: (prefix?: string) => string): string {
-  // room an item's fixed parts take at most: separators, keys, numbers, short strings, defaults
+export function buildByteLoop (fields: ByteField[], loc: string, code: string, tmp: (prefix?: string) => string): string {
+  // room an item's fixed parts take at most: separators, keys, numbers, short strings, defaults, '[]'
   let room = 4
   for (const f of fields) {
-    room += Buffer.byteLength(',' + JSON.stringify(f.key) + ':""') + (f.type === 'string' ? 6 * SHORT_STRING : NUMBER_ROOM)
+    room += Buffer.byteLength(',' + JSON.stringify(f.key) + ':[]') + (f.type === 'string' ? 2 + 6 * SHORT_STRING : NUMBER_ROOM)
     if (f.dflt !== undefined) room += Buffer.byteLength(f.dflt)
   }
   /** Statements copying the text `t` (any length) after making room for it. */
   const text = (t: string): string =>
     `if (o + ${t}.length * 3 + ${room} > b.length) b = $grow(b, o, ${t}.length * 3 + ${room})\no = $wtext(b, o, ${t})\n`
+  /** Statements writing the literal `before`, then `v` as the primitive type's serialization writes it (strings with their quotes). */
+  const primitiveValue = (before: string, v: string, type: Primitive): string => {
+    const t = tmp('t')
+    const head = (text: string): string => text === '' ? '' : stores(text)
+    switch (type) {
+      case 'integer':
+        return head(before) + `if (Number.isInteger(${v})) o = $wint(b, o, ${v})\nelse {\nconst ${t} = $int(${v})\n${text(t)}}\n`
+      case 'number':
+        return head(before) + `if (typeof ${v} === 'number' && ${v} - ${v} === 0) o = $wnum(b, o, ${v})\nelse {\nconst ${t} = $num(${v})\n${text(t)}}\n`
+      case 'boolean':
+        return head(before) + `if (${v}) { ${stores('true').trimEnd()} } else { ${stores('false').trimEnd()} }\n`
+      default:
+        return head(before + '"') + `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) o = $wstr(b, o, ${v})\n` +
+          `else {\nconst ${t} = typeof ${v} === 'string' ? $strU(${v}) : $coerceStrU(${v})\n${text(t)}}\n` + stores('"')
+    }
+  }
+  /** Statements writing the array `v` of `items` as the array serializer writes it (generate-array.ts). */
+  const arrayValue = (v: string, items: Primitive, arrayLoc: string): string => {
+    const j = tmp('j')
+    const m = tmp('m')
+    const e = tmp('e')
+    const elementRoom = (items === 'string' ? 2 + 6 * SHORT_STRING : NUMBER_ROOM) + 1 + room
+    return `if (${v} === null) { ${stores('[]').trimEnd()} }\n` +
+      `else if (!Array.isArray(${v})) throw new TypeError(${lit(`The value of '${arrayLoc}' does not match schema definition.`)})\n` +
+      `else {\nconst ${m} = ${v}.length\nb[o] = 91; o++\nfor (let ${j} = 0; ${j} < ${m}; ${j}++) {\n` +
+      `if (o + ${elementRoom} > b.length) b = $grow(b, o, ${elementRoom})\n` +
+      `if (${j} !== 0) { b[o] = 44; o++ }\nconst ${e} = ${v}[${j}]\n${primitiveValue('', e, items)}}\nb[o] = 93; o++\n}\n`
+  }
   const start = tmp('s')
   let usesStart = false
   let body = ''
@@ -92,29 +141,9 @@ export function buildByteLoop (fields: ByteField[], code: string, tmp: (prefix?:
     const sep = state === 'some' ? stores(',') : state === 'flag' ? `if (o !== ${start}) { b[o] = 44; o++ }\n` : ''
     if (state === 'flag') usesStart = true
     const keyJson = JSON.stringify(f.key) + ':'
-    let value: string
-    switch (f.type) {
-      case 'integer': {
-        const t = tmp('t')
-        value = `if (Number.isInteger(${v})) o = $wint(b, o, ${v})\nelse {\nconst ${t} = $int(${v})\n${text(t)}}\n`
-        break
-      }
-      case 'number': {
-        const t = tmp('t')
-        value = `if (typeof ${v} === 'number' && ${v} - ${v} === 0) o = $wnum(b, o, ${v})\nelse {\nconst ${t} = $num(${v})\n${text(t)}}\n`
-        break
-      }
-      case 'boolean':
-        value = `if (${v}) { ${stores('true').trimEnd()} } else { ${stores('false').trimEnd()} }\n`
-        break
-      default: {
-        const t = tmp('t')
-        value = `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) o = $wstr(b, o, ${v})\n` +
-          `else {\nconst ${t} = typeof ${v} === 'string' ? $strU(${v}) : $coerceStrU(${v})\n${text(t)}}\n`
-      }
-    }
-    const quote = f.type === 'string' ? '"' : ''
-    const write = sep + stores(keyJson + quote) + value + (quote !== '' ? stores(quote) : '')
+    const write = sep + (f.type === 'array'
+      ? stores(keyJson) + arrayValue(v, f.items as Primitive, `${loc}/properties/${f.key}`)
+      : primitiveValue(keyJson, v, f.type))
     body += `const ${v} = obj[${lit(f.key)}]\n`
     if (f.dflt !== undefined) {
       body += `if (${v} !== undefined) {\n${write}} else {\n${sep}${stores(keyJson + f.dflt)}}\n`
