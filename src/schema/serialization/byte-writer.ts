@@ -25,17 +25,22 @@ export function take (): Buffer {
   return pool.pop() ?? Buffer.allocUnsafeSlow(INITIAL)
 }
 
-/** A larger buffer holding the `o` bytes written so far, with room for `need` more. */
+/** A larger buffer holding the `o` bytes written so far, with room for `need` more; `b` is free again. */
 export function grow (b: Buffer, o: number, need: number): Buffer {
   const next = Buffer.allocUnsafeSlow(Math.max(b.length * 2, o + need))
   b.copy(next, 0, 0, o)
+  release(b)
   return next
+}
+
+function release (b: Buffer): void {
+  if (pool.length < POOL_SIZE && b.length <= MAX_KEPT) pool.push(b)
 }
 
 /** The text of the first `o` bytes; the buffer goes back to the pool. */
 export function done (b: Buffer, o: number): string {
   const out = b.toString(undefined, 0, o) // UTF-8
-  if (pool.length < POOL_SIZE && b.length <= MAX_KEPT) pool.push(b)
+  release(b)
   return out
 }
 
