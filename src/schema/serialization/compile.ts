@@ -21,9 +21,9 @@ export interface CompileOptions {
   debug?: boolean
   /** With projectArrays: also items with primitive-array properties (default: PROJECT_ARRAY_FIELDS). Same output either way. */
   projectArrayFields?: boolean
-  /** Project arrays of flat objects and JSON.stringify them (default: PROJECT_ARRAYS, V8 13.8+ only); else concatenate. Same output either way. */
+  /** Project arrays of flat objects and JSON.stringify them (default: PROJECT_ARRAYS, off); else bytes or concatenation. Same output either way. */
   projectArrays?: boolean
-  /** Arrays of flat objects written as bytes into a reused buffer, decoded once (default on; the projection wins where it is on). Same output either way. */
+  /** Arrays of flat objects written as bytes into a reused buffer, decoded once (default on; an explicit projectArrays wins). Same output either way. */
   byteArrays?: boolean
   /** Straight-line object functions where they fit (default on); off only to compare against the general form. Same output either way. */
   straightObjects?: boolean

@@ -2,9 +2,8 @@
  * Arrays of flat objects: project each item into a fresh object holding exactly the values the
  * concatenating serializer would write (coerced the same way), then one `JSON.stringify` of the
  * whole array. V8 serializes a run of same-shaped fresh objects in native code and returns a flat
- * string, where a concatenated result is a rope the server must flatten before writing it. Used by
- * default only where V8's JSON.stringify has its plain-object fast path (V8 13.8+, PROJECT_ARRAYS);
- * on Node 20 and 24 the concatenating form measured faster (docs/benchmarks.md, Serializer).
+ * string, where a concatenated result is a rope the server must flatten before writing it. Not used
+ * by default (PROJECT_ARRAYS): the byte-writing form also returns a flat string and measured faster.
  *
  * Only item schemas whose output a plain object literal reproduces exactly take this path:
  * `type: 'object'` with `properties` (and `required`), every property a single primitive type, or
@@ -23,14 +22,14 @@ const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean'])
 const ARRAY_KEYWORDS = new Set([...VALUE_KEYWORDS, 'items', 'minItems', 'maxItems', 'uniqueItems'])
 
 /**
- * Whether arrays of flat objects are projected by default. Since objects are written in the
- * straight-line form and numbers through formatNumber, concatenation measured faster than the
- * projection on Node 20 (V8 11.3: 1.29x the projection on 100 items x 8 fields) and on Node 24
- * (V8 13.6: 1.06x; 1.14x with string-array properties); docs/benchmarks.md, Serializer. V8 13.8
- * (Node 25+) has a new JSON.stringify fast path for plain objects (v8.dev/blog/json-stringify), so
- * there the projection is kept; that line was not measured here.
+ * Whether arrays of flat objects are projected by default: no. Every item schema the projection
+ * takes, the byte-writing form (generate-bytes.ts) takes too, and it measured faster on every line
+ * (same process, µs per call + Buffer.byteLength, 100 items x 8 fields, bytes vs projection:
+ * Node 20 35.5 vs 70.3, Node 22 32.7 vs 48.0, Node 24 30.2 vs 48.3, Node 26 26.8 vs 37.5, including
+ * V8 14's JSON.stringify fast path for plain objects; docs/benchmarks.md, Serializer). The
+ * projection stays as the `projectArrays` compile option.
  */
-export const PROJECT_ARRAYS = (([major, minor]) => major * 100 + minor >= 1308)(process.versions.v8.split('.').map(Number))
+export const PROJECT_ARRAYS = false
 
 /** Items with primitive-array properties are projected too (when arrays are projected at all). */
 export const PROJECT_ARRAY_FIELDS = PROJECT_ARRAYS
