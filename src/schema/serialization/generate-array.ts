@@ -83,7 +83,10 @@ return JSON.stringify(out)
     return code
   }
   const bytes = itemsTarget !== undefined && ctx.byteArrays ? byteFields(itemsTarget.schema) : undefined
-  if (bytes !== undefined && itemsTarget !== undefined) return buildByteLoop(bytes, itemsTarget.location, code, (prefix) => ctx.tmp(prefix))
+  if (bytes !== undefined && itemsTarget !== undefined) {
+    const nullable = (itemsTarget.schema as Schema).nullable === true
+    return buildByteLoop(bytes, nullable, itemsTarget.location, code, (prefix) => ctx.tmp(prefix))
+  }
   return buildConcatLoop(ctx, items, base, loc, code)
 }
 

@@ -13,30 +13,35 @@
  * `default` literals, and commas decided as the general form decides them. A property test compares
  * the output, the error and the read sequence with the concatenating form.
  *
- * Taken for item schemas `type: 'object'` whose every property is a single primitive type
- * (string without `format`, number, integer, boolean; `default` allowed), no `nullable`, and no
- * undeclared property written (`additionalProperties` absent or false).
+ * Taken for item schemas `type: 'object'` (`nullable` allowed) whose every property is one
+ * primitive type (string without `format` or with `format: 'date-time'`, number, integer, boolean;
+ * `nullable` and `default` allowed) or an array of one primitive type, and no undeclared property
+ * written (`additionalProperties` absent or false). Anything else (a nested object, say) is
+ * concatenated: copying a property's own concatenated string into the buffer flattens it there,
+ * which measured slower than concatenating the whole item (docs/benchmarks.md, Serializer).
  */
 import type { Schema } from './context'
 import { lit } from './generate-value'
 import { NUMBER_ROOM } from './byte-writer'
 
-const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples'])
+const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples', 'nullable'])
 const VALUE_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'examples', 'enum', 'minLength', 'maxLength', 'pattern',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'default'])
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'default', 'nullable', 'format'])
 const TYPES = new Set(['string', 'number', 'integer', 'boolean'])
 const ARRAY_KEYWORDS = new Set([...VALUE_KEYWORDS, 'items', 'minItems', 'maxItems', 'uniqueItems'])
 
 /** Strings up to this length are written by $wstr within the item's reserved room (6 bytes a unit at most). */
 const SHORT_STRING = 64
 
-type Primitive = 'string' | 'number' | 'integer' | 'boolean'
+type Primitive = 'string' | 'number' | 'integer' | 'boolean' | 'date-time'
 
 export interface ByteField {
   key: string
   type: Primitive | 'array'
   /** for an array property: its elements' type */
   items?: Primitive
+  /** `nullable: true`: null is written as null */
+  nullable: boolean
   required: boolean
   /** JSON of the schema's `default`, written when the property is absent */
   dflt: string | undefined
@@ -60,26 +65,32 @@ export function byteFields (schema: unknown): ByteField[] | undefined {
   for (const key of keys) {
     const p = props[key]
     if (!isObject(p)) return undefined
-    const dflt = p.default === undefined ? undefined : (JSON.stringify(p.default) ?? 'null')
     const items = primitiveArrayItems(p)
-    if (items !== undefined) {
-      fields.push({ key, type: 'array', items, required: required.includes(key), dflt })
-      continue
-    }
-    if (typeof p.type !== 'string' || !TYPES.has(p.type)) return undefined
-    for (const k of Object.keys(p)) if (!VALUE_KEYWORDS.has(k)) return undefined
-    fields.push({ key, type: p.type as Primitive, required: required.includes(key), dflt })
+    const type = items !== undefined ? 'array' : primitiveType(p)
+    if (type === undefined) return undefined
+    const dflt = p.default === undefined ? undefined : (JSON.stringify(p.default) ?? 'null')
+    fields.push({ key, type, items, nullable: p.nullable === true, required: required.includes(key), dflt })
   }
   return [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)]
+}
+
+/** The primitive a property schema is written as by the byte writers, or undefined. */
+function primitiveType (p: Schema): Primitive | undefined {
+  if (typeof p.type !== 'string' || !TYPES.has(p.type)) return undefined
+  for (const k of Object.keys(p)) if (!VALUE_KEYWORDS.has(k)) return undefined
+  // formats change only strings, and only these three (genPart)
+  if (p.type === 'string' && p.format === 'date-time') return 'date-time'
+  if (p.type === 'string' && (p.format === 'date' || p.format === 'time')) return undefined
+  return p.type as Primitive
 }
 
 /** The element type of an array-of-one-primitive-type property schema, or undefined. */
 function primitiveArrayItems (p: Schema): Primitive | undefined {
   if (p.type !== 'array' || !isObject(p.items)) return undefined
-  for (const k of Object.keys(p)) if (!ARRAY_KEYWORDS.has(k)) return undefined
+  for (const k of Object.keys(p)) if (!ARRAY_KEYWORDS.has(k) || k === 'nullable' || k === 'format') return undefined
   const items = p.items
   if (typeof items.type !== 'string' || !TYPES.has(items.type)) return undefined
-  for (const k of Object.keys(items)) if (!VALUE_KEYWORDS.has(k) || k === 'default') return undefined
+  for (const k of Object.keys(items)) if (!VALUE_KEYWORDS.has(k) || k === 'default' || k === 'nullable' || k === 'format') return undefined
   return items.type as Primitive
 }
 
@@ -93,11 +104,11 @@ function stores (text: string): string {
  * The rest of an array function after its prelude `code` (which ends once `n`, the length, is known
  * and not 0): the byte-writing loop over the items.
  */
-export function buildByteLoop (fields: ByteField[], loc: string, code: string, tmp: (prefix?: string) => string): string {
+export function buildByteLoop (fields: ByteField[], nullable: boolean, loc: string, code: string, tmp: (prefix?: string) => string): string {
   // room an item's fixed parts take at most: separators, keys, numbers, short strings, defaults, '[]'
   let room = 4
   for (const f of fields) {
-    room += Buffer.byteLength(',' + JSON.stringify(f.key) + ':[]') + (f.type === 'string' ? 2 + 6 * SHORT_STRING : NUMBER_ROOM)
+    room += Buffer.byteLength(',' + JSON.stringify(f.key) + ':[]') + (f.type === 'string' || f.type === 'date-time' ? 2 + 6 * SHORT_STRING : NUMBER_ROOM)
     if (f.dflt !== undefined) room += Buffer.byteLength(f.dflt)
   }
   /** Statements copying the text `t` (any length) after making room for it. */
@@ -114,6 +125,11 @@ export function buildByteLoop (fields: ByteField[], loc: string, code: string, t
         return head(before) + `if (typeof ${v} === 'number' && ${v} - ${v} === 0) o = $wnum(b, o, ${v})\nelse {\nconst ${t} = $num(${v})\n${text(t)}}\n`
       case 'boolean':
         return head(before) + `if (${v}) { ${stores('true').trimEnd()} } else { ${stores('false').trimEnd()} }\n`
+      case 'date-time':
+        // $dateTime's order: null, Date (one instanceof, only for objects: a primitive cannot be one), string
+        return head(before) + `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) { ${stores('"').trimEnd()}; o = $wstr(b, o, ${v}); ${stores('"').trimEnd()} }\n` +
+          `else if (${v} !== null && typeof ${v} === 'object') o = $wdate(b, o, ${v})\n` +
+          `else {\nconst ${t} = $dateTime(${v})\n${text(t)}}\n`
       default:
         return head(before + '"') + `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) o = $wstr(b, o, ${v})\n` +
           `else {\nconst ${t} = typeof ${v} === 'string' ? $strU(${v}) : $coerceStrU(${v})\n${text(t)}}\n` + stores('"')
@@ -141,9 +157,12 @@ export function buildByteLoop (fields: ByteField[], loc: string, code: string, t
     const sep = state === 'some' ? stores(',') : state === 'flag' ? `if (o !== ${start}) { b[o] = 44; o++ }\n` : ''
     if (state === 'flag') usesStart = true
     const keyJson = JSON.stringify(f.key) + ':'
-    const write = sep + (f.type === 'array'
+    let value = f.type === 'array'
       ? stores(keyJson) + arrayValue(v, f.items as Primitive, `${loc}/properties/${f.key}`)
-      : primitiveValue(keyJson, v, f.type))
+      : primitiveValue(f.nullable ? '' : keyJson, v, f.type)
+    // nullable: as genPart writes it, (v === null ? 'null' : ...)
+    if (f.nullable) value = stores(keyJson) + `if (${v} === null) { ${stores('null').trimEnd()} }\nelse {\n${value}}\n`
+    const write = sep + value
     body += `const ${v} = obj[${lit(f.key)}]\n`
     if (f.dflt !== undefined) {
       body += `if (${v} !== undefined) {\n${write}} else {\n${sep}${stores(keyJson + f.dflt)}}\n`
@@ -159,7 +178,9 @@ export function buildByteLoop (fields: ByteField[], loc: string, code: string, t
   code += `if (o + ${room} > b.length) b = $grow(b, o, ${room})\n`
   code += 'if (i !== 0) { b[o] = 44; o++ }\n'
   code += 'let obj = input[i]\nif (obj && typeof obj.toJSON === \'function\') obj = obj.toJSON()\n'
-  code += 'if (obj == null) { b[o] = 123; b[o + 1] = 125; o += 2; continue }\n'
+  code += nullable
+    ? `if (obj == null) { ${stores('null').trimEnd()}; continue }\n`
+    : 'if (obj == null) { b[o] = 123; b[o + 1] = 125; o += 2; continue }\n'
   code += 'b[o] = 123; o++\n'
   if (usesStart) code += `const ${start} = o\n`
   code += body
