@@ -22,7 +22,11 @@ const fieldName = fc.oneof(fc.constantFrom('id', 'name', 'a b', 'é', '"q"', 'co
 const MORE: S[] = [
   { type: 'string', format: 'date-time' }, { type: 'string', format: 'date-time', nullable: true }, { type: 'string', format: 'email' },
   { type: 'integer', format: 'int32' }, { type: 'integer', nullable: true }, { type: 'string', nullable: true },
-  { type: 'number', nullable: true }, { type: 'boolean', nullable: true }
+  { type: 'number', nullable: true }, { type: 'boolean', nullable: true },
+  { type: 'object', properties: { a: { type: 'string' }, n: { type: 'number', nullable: true } }, required: ['a'] },
+  { type: 'object', nullable: true, properties: { d: { type: 'string', format: 'date-time' }, t: { type: 'array', items: { type: 'integer' } } } },
+  { type: 'object', properties: { in: { type: 'object', properties: { x: { type: 'boolean', default: true }, y: { type: 'string' } } }, z: { type: 'integer' } } },
+  { type: 'object', properties: { a: { type: 'integer' } }, default: { a: 1 } }
 ]
 const field = fc.tuple(fieldName, fc.oneof({ weight: 3, arbitrary: fc.constantFrom<string | S>(...TYPES) }, { weight: 1, arbitrary: fc.constantFrom<string | S>(...MORE) }),
   fc.option(fc.constantFrom<unknown>('d', 'é"\\', 3, 1.5, false, null, { a: 1 }), { nil: undefined }))
@@ -59,6 +63,13 @@ const value = fc.oneof({ weight: 3, arbitrary: anyValue }, { weight: 1, arbitrar
 
 /** Values of the property's own type (so most items are written whole, not cut short by an error), else anything. */
 function valueFor (p: S): fc.Arbitrary<unknown> {
+  if (p.type === 'object') {
+    const model: Record<string, fc.Arbitrary<unknown>> = {}
+    for (const k of Object.keys(p.properties)) model[k] = valueFor(p.properties[k])
+    const own = fc.oneof({ weight: 4, arbitrary: fc.record(model) }, { weight: 2, arbitrary: fc.record(model, { requiredKeys: [] }) },
+      { weight: 1, arbitrary: fc.record(model).map((r) => ({ toJSON: () => r })) })
+    return fc.oneof({ weight: 6, arbitrary: own }, { weight: 1, arbitrary: value })
+  }
   const own = p.type === 'array'
     ? fc.array(valueFor(p.items), { maxLength: 4 })
     : p.type === 'string' ? (p.format === 'date-time' ? fc.oneof(strings, fc.date({ noInvalidDate: true })) : strings)
@@ -76,22 +87,22 @@ function itemFor (schema: S): fc.Arbitrary<unknown> {
     { weight: 1, arbitrary: fc.constantFrom(0, 'str', true) }, { weight: 1, arbitrary: full.map((r) => ({ toJSON: () => r })) })
 }
 
-/** Items wrapped in proxies logging every property read. */
-function logged (items: unknown[], log: string[]): unknown[] {
-  return items.map((item, i) => item === null || typeof item !== 'object'
-    ? item
-    : new Proxy(item, {
-      get (target, prop, receiver) {
-        if (typeof prop === 'string') log.push(`${i}.${prop}`)
-        return Reflect.get(target, prop, receiver)
-      }
-    }))
+/** Plain objects (deeply) wrapped in proxies logging every property read. */
+function logged (value: unknown, log: string[], path: string): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Date || Array.isArray(value)) return value
+  const inner = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, logged(v, log, path + '.' + k)]))
+  return new Proxy(inner, {
+    get (target, prop, receiver) {
+      if (typeof prop === 'string') log.push(path + '.' + prop)
+      return Reflect.get(target, prop, receiver)
+    }
+  })
 }
 
 function outcome (fn: (x: unknown) => string, items: unknown[]): { result: string, reads: string[] } {
   const reads: string[] = []
   let result: string
-  try { result = 'ok:' + fn(logged(items, reads)) } catch (err) { result = 'throws:' + (err as Error).message }
+  try { result = 'ok:' + fn(items.map((x, i) => logged(x, reads, String(i)))) } catch (err) { result = 'throws:' + (err as Error).message }
   return { result, reads }
 }
 
@@ -153,7 +164,8 @@ test('item schemas the byte form does not reproduce keep concatenation', () => {
     { type: 'object', properties: { a: { type: 'string' } }, allOf: [{ required: ['a'] }] },
     { properties: { a: { type: 'string' } } },
     { type: 'object', properties: {} },
-    { type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string' } } } } },
+    { type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true } } },
+    { type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string', format: 'time' } } } } },
     { type: 'object', properties: { d: { type: 'string', format: 'date' } } },
     { type: 'object', properties: { a: { $ref: '#/definitions/x' } } },
     { type: 'object', properties: { a: {} } },
@@ -166,12 +178,17 @@ test('item schemas the byte form does not reproduce keep concatenation', () => {
     const source = compileSerializer({ type: 'array', items, definitions: { x: { type: 'string' } } }, { projectArrays: false }).source
     assert.doesNotMatch(source, /\$take\(\)/, JSON.stringify(items))
   }
-  // what it does take: date-time, nullable properties, nullable items
+  // nested objects inline down to a depth, deeper ones concatenated
+  let deepSchema: S = { type: 'object', properties: { n: { type: 'integer' } } }
+  for (let i = 0; i < 6; i++) deepSchema = { type: 'object', properties: { n: { type: 'integer' }, in: deepSchema } }
+  const deep = compileSerializer({ type: 'array', items: deepSchema }, { projectArrays: false })
+  assert.doesNotMatch(deep.source, /\$take\(\)/)
+  // what it does take: date-time, nullable properties, nested objects, nullable items
   const taken = compileSerializer({
     type: 'array',
-    items: { type: 'object', nullable: true, properties: { a: { type: 'string', format: 'uuid' }, d: { type: 'string', format: 'date-time' }, n: { type: 'integer', nullable: true } } }
+    items: { type: 'object', nullable: true, properties: { a: { type: 'string', format: 'uuid' }, d: { type: 'string', format: 'date-time' }, n: { type: 'integer', nullable: true }, o: { type: 'object', properties: { k: { type: 'string' } } } } }
   }, { projectArrays: false })
   assert.match(taken.source, /\$take\(\)/)
   const when = new Date(0)
-  assert.equal(taken([{ a: 'x', d: when, n: null, z: 1 }, null]), `[{"a":"x","d":"${when.toISOString()}","n":null},null]`)
+  assert.equal(taken([{ a: 'x', d: when, n: null, z: 1, o: { k: 'v', no: 1 } }, null]), `[{"a":"x","d":"${when.toISOString()}","n":null,"o":{"k":"v"}},null]`)
 })

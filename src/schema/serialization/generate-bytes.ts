@@ -24,7 +24,9 @@ import type { Schema } from './context'
 import { lit } from './generate-value'
 import { NUMBER_ROOM } from './byte-writer'
 
-const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples', 'nullable'])
+const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples', 'nullable', 'default'])
+/** Nested object properties are written inline down to this depth (deeper items are concatenated: the generated loop stays small). */
+const MAX_DEPTH = 4
 const VALUE_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'examples', 'enum', 'minLength', 'maxLength', 'pattern',
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'default', 'nullable', 'format'])
 const TYPES = new Set(['string', 'number', 'integer', 'boolean'])
@@ -37,9 +39,11 @@ type Primitive = 'string' | 'number' | 'integer' | 'boolean' | 'date-time'
 
 export interface ByteField {
   key: string
-  type: Primitive | 'array'
+  type: Primitive | 'array' | 'object'
   /** for an array property: its elements' type */
   items?: Primitive
+  /** for an object property: its properties */
+  fields?: ByteField[]
   /** `nullable: true`: null is written as null */
   nullable: boolean
   required: boolean
@@ -52,7 +56,7 @@ function isObject (v: unknown): v is Schema {
 }
 
 /** The item schema's properties in writing order (required first), or undefined when it does not fit. */
-export function byteFields (schema: unknown): ByteField[] | undefined {
+export function byteFields (schema: unknown, depth = 0): ByteField[] | undefined {
   if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return undefined
   for (const k of Object.keys(schema)) if (!OBJECT_KEYWORDS.has(k)) return undefined
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined
@@ -65,11 +69,18 @@ export function byteFields (schema: unknown): ByteField[] | undefined {
   for (const key of keys) {
     const p = props[key]
     if (!isObject(p)) return undefined
+    const dflt = p.default === undefined ? undefined : (JSON.stringify(p.default) ?? 'null')
+    const base = { key, nullable: p.nullable === true, required: required.includes(key), dflt }
+    if (p.type === 'object') {
+      const nested = depth < MAX_DEPTH ? byteFields(p, depth + 1) : undefined
+      if (nested === undefined) return undefined
+      fields.push({ ...base, type: 'object', fields: nested })
+      continue
+    }
     const items = primitiveArrayItems(p)
     const type = items !== undefined ? 'array' : primitiveType(p)
     if (type === undefined) return undefined
-    const dflt = p.default === undefined ? undefined : (JSON.stringify(p.default) ?? 'null')
-    fields.push({ key, type, items, nullable: p.nullable === true, required: required.includes(key), dflt })
+    fields.push({ ...base, type, items })
   }
   return [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)]
 }
@@ -105,12 +116,17 @@ function stores (text: string): string {
  * and not 0): the byte-writing loop over the items.
  */
 export function buildByteLoop (fields: ByteField[], nullable: boolean, loc: string, code: string, tmp: (prefix?: string) => string): string {
-  // room an item's fixed parts take at most: separators, keys, numbers, short strings, defaults, '[]'
-  let room = 4
-  for (const f of fields) {
-    room += Buffer.byteLength(',' + JSON.stringify(f.key) + ':[]') + (f.type === 'string' || f.type === 'date-time' ? 2 + 6 * SHORT_STRING : NUMBER_ROOM)
-    if (f.dflt !== undefined) room += Buffer.byteLength(f.dflt)
+  // room an item's fixed parts take at most: separators, keys, numbers, short strings, defaults, '[]', nested objects
+  const roomOf = (fs: ByteField[]): number => {
+    let r = 4
+    for (const f of fs) {
+      r += Buffer.byteLength(',' + JSON.stringify(f.key) + ':[]null') +
+        (f.type === 'object' ? roomOf(f.fields as ByteField[]) : f.type === 'string' || f.type === 'date-time' ? 2 + 6 * SHORT_STRING : NUMBER_ROOM)
+      if (f.dflt !== undefined) r += Buffer.byteLength(f.dflt)
+    }
+    return r
   }
+  const room = roomOf(fields)
   /** Statements copying the text `t` (any length) after making room for it. */
   const text = (t: string): string =>
     `if (o + ${t}.length * 3 + ${room} > b.length) b = $grow(b, o, ${t}.length * 3 + ${room})\no = $wtext(b, o, ${t})\n`
@@ -147,43 +163,54 @@ export function buildByteLoop (fields: ByteField[], nullable: boolean, loc: stri
       `if (o + ${elementRoom} > b.length) b = $grow(b, o, ${elementRoom})\n` +
       `if (${j} !== 0) { b[o] = 44; o++ }\nconst ${e} = ${v}[${j}]\n${primitiveValue('', e, items)}}\nb[o] = 93; o++\n}\n`
   }
-  const start = tmp('s')
-  let usesStart = false
-  let body = ''
-  let state: 'none' | 'some' | 'flag' = 'none'
-  for (const f of fields) {
-    const v = tmp()
-    const always = f.required || f.dflt !== undefined
-    const sep = state === 'some' ? stores(',') : state === 'flag' ? `if (o !== ${start}) { b[o] = 44; o++ }\n` : ''
-    if (state === 'flag') usesStart = true
-    const keyJson = JSON.stringify(f.key) + ':'
-    let value = f.type === 'array'
-      ? stores(keyJson) + arrayValue(v, f.items as Primitive, `${loc}/properties/${f.key}`)
-      : primitiveValue(f.nullable ? '' : keyJson, v, f.type)
-    // nullable: as genPart writes it, (v === null ? 'null' : ...)
-    if (f.nullable) value = stores(keyJson) + `if (${v} === null) { ${stores('null').trimEnd()} }\nelse {\n${value}}\n`
-    const write = sep + value
-    body += `const ${v} = obj[${lit(f.key)}]\n`
-    if (f.dflt !== undefined) {
-      body += `if (${v} !== undefined) {\n${write}} else {\n${sep}${stores(keyJson + f.dflt)}}\n`
-    } else if (f.required) {
-      body += `if (${v} === undefined) throw new Error(${lit(`"${f.key}" is required!`)})\n${write}`
-    } else {
-      body += `if (${v} !== undefined) {\n${write}}\n`
+  /**
+   * Statements writing the object held by the mutable local `x` as the object form writes it: its
+   * toJSON result if it has one, '{}' (or 'null') for null/undefined, else its properties.
+   */
+  const objectValue = (x: string, fs: ByteField[], isNullable: boolean, objLoc: string): string => {
+    const start = tmp('s')
+    let usesStart = false
+    let body = ''
+    let state: 'none' | 'some' | 'flag' = 'none'
+    for (const f of fs) {
+      const v = tmp()
+      const always = f.required || f.dflt !== undefined
+      const sep = state === 'some' ? stores(',') : state === 'flag' ? `if (o !== ${start}) { b[o] = 44; o++ }\n` : ''
+      if (state === 'flag') usesStart = true
+      const keyJson = JSON.stringify(f.key) + ':'
+      const propLoc = `${objLoc}/properties/${f.key}`
+      let value: string
+      if (f.type === 'object') {
+        const nested = tmp('x')
+        value = stores(keyJson) + `let ${nested} = ${v}\n${objectValue(nested, f.fields as ByteField[], f.nullable, propLoc)}`
+      } else if (f.type === 'array') {
+        value = stores(keyJson) + arrayValue(v, f.items as Primitive, propLoc)
+      } else if (f.nullable) {
+        // as genPart writes it: (v === null ? 'null' : ...)
+        value = stores(keyJson) + `if (${v} === null) { ${stores('null').trimEnd()} }\nelse {\n${primitiveValue('', v, f.type)}}\n`
+      } else {
+        value = primitiveValue(keyJson, v, f.type)
+      }
+      const write = sep + value
+      body += `const ${v} = ${x}[${lit(f.key)}]\n`
+      if (f.dflt !== undefined) {
+        body += `if (${v} !== undefined) {\n${write}} else {\n${sep}${stores(keyJson + f.dflt)}}\n`
+      } else if (f.required) {
+        body += `if (${v} === undefined) throw new Error(${lit(`"${f.key}" is required!`)})\n${write}`
+      } else {
+        body += `if (${v} !== undefined) {\n${write}}\n`
+      }
+      if (always) state = 'some'
+      else if (state === 'none') state = 'flag'
     }
-    if (always) state = 'some'
-    else if (state === 'none') state = 'flag'
+    return `if (${x} && typeof ${x}.toJSON === 'function') ${x} = ${x}.toJSON()\n` +
+      `if (${x} == null) { ${stores(isNullable ? 'null' : '{}').trimEnd()} }\n` +
+      `else {\nb[o] = 123; o++\n${usesStart ? `const ${start} = o\n` : ''}${body}b[o] = 125; o++\n}\n`
   }
   code += 'let b = $take()\nlet o = 1\nb[0] = 91\nfor (let i = 0; i < n; i++) {\n'
   code += `if (o + ${room} > b.length) b = $grow(b, o, ${room})\n`
   code += 'if (i !== 0) { b[o] = 44; o++ }\n'
-  code += 'let obj = input[i]\nif (obj && typeof obj.toJSON === \'function\') obj = obj.toJSON()\n'
-  code += nullable
-    ? `if (obj == null) { ${stores('null').trimEnd()}; continue }\n`
-    : 'if (obj == null) { b[o] = 123; b[o + 1] = 125; o += 2; continue }\n'
-  code += 'b[o] = 123; o++\n'
-  if (usesStart) code += `const ${start} = o\n`
-  code += body
-  code += 'b[o] = 125; o++\n}\nb[o] = 93; o++\nreturn $done(b, o)\n}\n'
+  code += 'let obj = input[i]\n' + objectValue('obj', fields, nullable, loc)
+  code += '}\nb[o] = 93; o++\nreturn $done(b, o)\n}\n'
   return code
 }
