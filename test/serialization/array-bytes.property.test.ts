@@ -10,7 +10,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { compileSerializer } from '../../src/schema/serialization/index'
-import { writeInteger, writeNumber } from '../../src/schema/serialization/byte-writer'
+import { pending, writeDate, writeInteger, writeNumber } from '../../src/schema/serialization/byte-writer'
 
 type S = Record<string, any>
 
@@ -57,7 +57,8 @@ const anyValue = fc.oneof(
   { weight: 4, arbitrary: numbers }, { weight: 4, arbitrary: strings }, fc.boolean(), fc.constant(null), fc.constant(undefined),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.date({ noInvalidDate: true }), fc.constantFrom('12', '1.5', ' ', 'x', /re"x/),
   fc.constant({ toString: () => 'custom "s"' }), fc.constant(new Date(NaN)), fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15) }),
-  fc.constant(new Proxy(new Date(0), {})), fc.constant(() => 1)
+  fc.constant(new Proxy(new Date(0), {})), fc.constant(() => 1),
+  fc.constant(Object.assign(new Date(0), { toISOString: () => 'own "iso" é' })), fc.constant(Object.assign(new Date(0), { toISOString: 5 }))
 )
 const value = fc.oneof({ weight: 3, arbitrary: anyValue }, { weight: 1, arbitrary: fc.array(anyValue, { maxLength: 4 }) })
 
@@ -123,6 +124,23 @@ test('the digit writers write what \'\' + n writes, for every finite number', ()
     fc.maxSafeInteger().map((n) => n / 1000), fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 100),
     fc.constantFrom(0, -0, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1 - 2 ** 53, 1e21, 1e15 - 0.001, 999999999999.999, 0x7fffffff, 0x80000000, 5e-324, Number.MAX_VALUE))
   fc.assert(fc.property(finite, (n) => { assert.equal(written(n), '' + n) }), { numRuns: 20000 })
+})
+
+test('dates are written as \'"\' + toISOString() + \'"\' writes them, from the time value or by toISOString', () => {
+  const b = Buffer.alloc(64)
+  const written = (d: Date): string => {
+    try {
+      const end = writeDate(b, 0, d)
+      return end >= 0 ? b.toString('latin1', 0, end) : pending()
+    } catch (err) { return 'throws:' + (err as Error).message }
+  }
+  const expected = (d: Date): string => { try { return '"' + d.toISOString() + '"' } catch (err) { return 'throws:' + (err as Error).message } }
+  class Custom extends Date { override toISOString (): string { return 'custom "x"' } }
+  const edge = fc.constantFrom(new Date(-62167219200000), new Date(-62167219200001), new Date(253402300799999), new Date(253402300800000),
+    new Date(0), new Date(-1), new Date(951782400000), new Date(NaN), new Date(8.64e15), new Date(-8.64e15), new Custom(0),
+    new Proxy(new Date(0), {}) as Date)
+  const dates = fc.oneof(edge, fc.date(), fc.integer({ min: -62167219200000, max: 253402300799999 }).map((ms) => new Date(ms)))
+  fc.assert(fc.property(dates, (d) => { assert.equal(written(d), expected(d)) }), { numRuns: 20000 })
 })
 
 test('integer rounding options reach the byte form', () => {

@@ -114,3 +114,85 @@ export function writeNumber (b: Buffer, o: number, n: number): number {
   if (u !== 0) { b[o++] = 48 + t; b[o++] = 48 + u } else if (t !== 0) b[o++] = 48 + t
   return o
 }
+
+/** Date.UTC(0, 0, 1) with year 0 and Date.UTC(9999, 11, 31, 23, 59, 59, 999): toISOString writes 4-digit years between. */
+const MIN_ISO_MS = -62167219200000
+const MAX_ISO_MS = 253402300799999
+
+function two (b: Buffer, o: number, n: number): void {
+  const t = (n / 10) | 0
+  b[o] = 48 + t
+  b[o + 1] = 48 + n - t * 10
+}
+
+/**
+ * `'"' + new Date(ms).toISOString() + '"'` for ms in [MIN_ISO_MS, MAX_ISO_MS] (26 bytes), from
+ * integer arithmetic: V8's toISOString was most of the time of an array of items with a date
+ * (fast-json-stringify 7 also avoids it). Days to civil date: H. Hinnant's days-to-civil algorithm.
+ */
+function writeIsoDate (b: Buffer, o: number, ms: number): number {
+  const days = Math.floor(ms / 86400000)
+  let rest = ms - days * 86400000
+  const z = days + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+  b[o] = 34
+  two(b, o + 1, (year / 100) | 0)
+  two(b, o + 3, year % 100)
+  b[o + 5] = 45
+  two(b, o + 6, month)
+  b[o + 8] = 45
+  two(b, o + 9, day)
+  b[o + 11] = 84
+  const h = (rest / 3600000) | 0
+  rest -= h * 3600000
+  const m = (rest / 60000) | 0
+  rest -= m * 60000
+  const sec = (rest / 1000) | 0
+  const milli = rest - sec * 1000
+  two(b, o + 12, h)
+  b[o + 14] = 58
+  two(b, o + 15, m)
+  b[o + 17] = 58
+  two(b, o + 18, sec)
+  b[o + 20] = 46
+  b[o + 21] = 48 + ((milli / 100) | 0)
+  two(b, o + 22, milli % 100)
+  b[o + 24] = 90
+  b[o + 25] = 34
+  return o + 26
+}
+
+const TO_ISO_STRING = Date.prototype.toISOString // eslint-disable-line @typescript-eslint/unbound-method
+const GET_TIME = Date.prototype.getTime // eslint-disable-line @typescript-eslint/unbound-method
+let pendingText = ''
+
+/**
+ * A Date (`v instanceof Date` held) as a date-time serialization writes it, `'"' + v.toISOString() + '"'`
+ * (room: 26 bytes): written from its time value when `toISOString` is Date's own and the year has 4
+ * digits. Otherwise returns -1 and the text is left for `pending()` (its length is not known in
+ * advance). `toISOString` is read once, as the concatenating form reads it.
+ */
+export function writeDate (b: Buffer, o: number, v: Date): number {
+  const iso = v.toISOString
+  if (iso === TO_ISO_STRING) {
+    let ms = NaN
+    try { ms = GET_TIME.call(v) } catch {} // not a real Date (a Proxy): toISOString below throws its own error
+    if (ms >= MIN_ISO_MS && ms <= MAX_ISO_MS) return writeIsoDate(b, o, ms)
+  }
+  pendingText = '"' + (typeof iso === 'function' ? iso.call(v) as string : v.toISOString()) + '"'
+  return -1
+}
+
+/** The text writeDate left for its caller. */
+export function pending (): string {
+  const t = pendingText
+  pendingText = ''
+  return t
+}

@@ -33,7 +33,7 @@ const PRELUDE = '\'use strict\'\n' +
   'const $str = $rt.str, $coerceStr = $rt.coerceStr, $strU = $rt.strU, $coerceStrU = $rt.coerceStrU, $num = $rt.num, $fnum = $rt.fnum, $int = $rt.int, ' +
   '$dateTime = $rt.dateTime, $date = $rt.date, $time = $rt.time, $any = $rt.any, $esc = $rt.esc, ' +
   '$intV = $rt.intV, $numV = $rt.numV, $strV = $rt.strV, $fallback = $rt.fallback, ' +
-  '$take = $rt.take, $grow = $rt.grow, $done = $rt.done, $wtext = $rt.wtext, $wstr = $rt.wstr, $wint = $rt.wint, $wnum = $rt.wnum, $wdate = $rt.wdate\n'
+  '$take = $rt.take, $grow = $rt.grow, $done = $rt.done, $wtext = $rt.wtext, $wstr = $rt.wstr, $wint = $rt.wint, $wnum = $rt.wnum, $wdate = $rt.wdate, $pending = $rt.pending\n'
 
 /** Generates the source of a serializer for `schema`; the source's body returns the `main` function. */
 export function generateSource (schema: unknown, options: CompileOptions = {}): { source: string, consts: unknown[] } {

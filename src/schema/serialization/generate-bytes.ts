@@ -141,11 +141,13 @@ export function buildByteLoop (fields: ByteField[], nullable: boolean, loc: stri
         return head(before) + `if (typeof ${v} === 'number' && ${v} - ${v} === 0) o = $wnum(b, o, ${v})\nelse {\nconst ${t} = $num(${v})\n${text(t)}}\n`
       case 'boolean':
         return head(before) + `if (${v}) { ${stores('true').trimEnd()} } else { ${stores('false').trimEnd()} }\n`
-      case 'date-time':
+      case 'date-time': {
+        const r = tmp('r')
         // $dateTime's order: null, Date (one instanceof, only for objects: a primitive cannot be one), string
         return head(before) + `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) { ${stores('"').trimEnd()}; o = $wstr(b, o, ${v}); ${stores('"').trimEnd()} }\n` +
-          `else if (${v} !== null && typeof ${v} === 'object') o = $wdate(b, o, ${v})\n` +
+          `else if (${v} !== null && typeof ${v} === 'object') {\nconst ${r} = $wdate(b, o, ${v})\nif (${r} >= 0) o = ${r}\nelse {\nconst ${t} = $pending()\n${text(t)}}\n}\n` +
           `else {\nconst ${t} = $dateTime(${v})\n${text(t)}}\n`
+      }
       default:
         return head(before + '"') + `if (typeof ${v} === 'string' && ${v}.length <= ${SHORT_STRING}) o = $wstr(b, o, ${v})\n` +
           `else {\nconst ${t} = typeof ${v} === 'string' ? $strU(${v}) : $coerceStrU(${v})\n${text(t)}}\n` + stores('"')

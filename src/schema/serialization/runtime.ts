@@ -4,7 +4,7 @@
  */
 import { asString, asStringContent } from './escape'
 import { formatNumber } from './number-format'
-import { done, grow, take, writeInteger, writeNumber, writeString, writeText } from './byte-writer'
+import { done, grow, pending, take, writeDate, writeInteger, writeNumber, writeString, writeText } from './byte-writer'
 
 export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
 
@@ -37,6 +37,7 @@ export interface Runtime {
   wint: (b: Buffer, o: number, n: number) => number
   wnum: (b: Buffer, o: number, n: number) => number
   wdate: (b: Buffer, o: number, v: object) => number
+  pending: () => string
 }
 
 const FALLBACK = Object.freeze({ projection: 'fallback' })
@@ -101,14 +102,12 @@ function dateTime (v: unknown): string {
   throw new Error(`The value "${safeText(v)}" cannot be converted to a date-time.`)
 }
 
-/** dateTime for an object value, in the byte form (byte-writer.ts): a Date's ISO string in quotes (room: 32 bytes), else the same error. */
+/**
+ * dateTime for an object value, in the byte form (byte-writer.ts): a Date is written by writeDate
+ * (-1: its text is pending()), anything else throws as dateTime does.
+ */
 function writeDateTime (b: Buffer, o: number, v: object): number {
-  if (v instanceof Date) {
-    const end = writeText(b, o + 1, v.toISOString())
-    b[o] = 34
-    b[end] = 34
-    return end + 1
-  }
+  if (v instanceof Date) return writeDate(b, o, v)
   throw new Error(`The value "${safeText(v)}" cannot be converted to a date-time.`)
 }
 
@@ -152,7 +151,7 @@ export function getRuntime (rounding: Rounding = 'trunc'): Runtime {
       return Number(int(v))
     }
     rt = { str: asString, coerceStr, strU: asStringContent, coerceStrU, num, fnum: formatNumber, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK,
-      take, grow, done, wtext: writeText, wstr: writeString, wint: writeInteger, wnum: writeNumber, wdate: writeDateTime }
+      take, grow, done, wtext: writeText, wstr: writeString, wint: writeInteger, wnum: writeNumber, wdate: writeDateTime, pending }
     runtimes.set(rounding, rt)
   }
   return rt
