@@ -153,7 +153,8 @@ export function createSerializerSourceCache (
         rounding: options.rounding ?? 'trunc',
         projectArrays: options.projectArrays ?? PROJECT_ARRAYS,
         projectArrayFields: options.projectArrayFields ?? PROJECT_ARRAY_FIELDS,
-        straightObjects: options.straightObjects ?? true
+        straightObjects: options.straightObjects ?? true,
+        byteArrays: options.byteArrays ?? true
       })
       if (text === undefined || optionsText === undefined) return undefined
       const key = sha256(base + ' ' + optionsText + ' ' + text)
