@@ -2,24 +2,32 @@
 // (= npm run build && node bench/icount.mjs). Not part of CI. Needs valgrind (Debian: apt-get install -y valgrind).
 //
 // Each server of bench/servers.mjs runs under `valgrind --tool=callgrind` (the same child process
-// as `npm run bench`, bench/run.mjs --server). A client in this process (keep-alive, 4 connections)
-// first warms every route up (BENCH_ICOUNT_WARMUP requests each: V8's optimizing compiler has settled),
-// then per route: callgrind's counters are zeroed, BENCH_ICOUNT_REQUESTS requests are answered, and
-// the counters are dumped. Reported: instructions executed by the whole server process (every
-// thread: the main thread, V8's compiler and GC threads) per request, and ratios. Other load on the
-// machine does not change these counts, but when V8's background compiler and GC happen to run does:
-// absolute counts of two runs differed by up to 40 %, and same-run ratios of one unchanged route
-// by ~4 %. Compare servers measured in the same run, and read differences of a few percent as noise.
-// Instructions are not time (a cache miss or a system call costs more than its instruction count),
-// so this ranks changes and compares servers; `npm run bench` on a quiet machine gives req/s.
+// as `npm run bench`, bench/run.mjs --server), with V8's memory reducer off (see NODE_FLAGS). A
+// client in this process (keep-alive, 4 connections) first warms every route up, twice in turn
+// (BENCH_ICOUNT_WARMUP requests each time), then per route measures windows of BENCH_ICOUNT_REQUESTS
+// requests (callgrind's counters zeroed before, dumped after) until three windows in a row lie
+// within ±2 % of their median (at most BENCH_ICOUNT_MAX_WINDOWS); reported is that median, in
+// instructions executed by the whole server process (every thread: main, V8's compiler and GC
+// threads) per request. Each window's count is printed, so compiling still going on shows (the
+// first windows of a route are often 1.5–5× the settled count: V8 still optimizing, or
+// deoptimizing after another route's shapes); a route that never settles is flagged NOT settled.
+// Other load on the machine does not change these counts. Instructions are not time (a cache miss
+// or a system call costs more than its instruction count), so this ranks changes and compares
+// servers; `npm run bench` on a quiet machine gives req/s.
 //
-// About 2–4 minutes per server (valgrind runs node ~50× slower); servers are measured two at a time.
+// About 5–10 minutes per pair of servers on an idle machine (valgrind runs node ~50× slower); servers
+// are measured two at a time.
 //
 //   BENCH_SERVERS=bare,trellis            servers (default: bare,trellis; baseline with BENCH_BASELINE)
 //   BENCH_BASELINE=/other/checkout        that checkout's built trellis as server `baseline`
 //   BENCH_ROUTES=hello,post               routes (default: all five)
-//   BENCH_ICOUNT_WARMUP=1000              warm-up requests per route
-//   BENCH_ICOUNT_REQUESTS=3000            measured requests per route
+//   BENCH_ICOUNT_WARMUP=2000              warm-up requests per route and pass
+//   BENCH_ICOUNT_REQUESTS=1000            requests per measured window
+//   BENCH_ICOUNT_MAX_WINDOWS=12           windows per route at most
+//   BENCH_ICOUNT_TOLERANCE=0.02           how close three windows must be
+//   BENCH_ICOUNT_NODE_FLAGS='--no-memory-reducer --trace-deopt'   the server's node flags
+//   BENCH_ICOUNT_KEEP=/some/dir           keep the callgrind dumps (callgrind_annotate) and the
+//                                         server's output there, with a line `=== <window>` after each window
 //   BENCH_NODE=24                         servers on another Node line (as for npm run bench)
 import { spawn, execFileSync } from 'node:child_process'
 import http from 'node:http'
