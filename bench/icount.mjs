@@ -2,28 +2,36 @@
 // (= npm run build && node bench/icount.mjs). Not part of CI. Needs valgrind (Debian: apt-get install -y valgrind).
 //
 // Each server of bench/servers.mjs runs under `valgrind --tool=callgrind` (the same child process
-// as `npm run bench`, bench/run.mjs --server). A client in this process (keep-alive, 4 connections)
-// first warms every route up (BENCH_ICOUNT_WARMUP requests each: V8's optimizing compiler has settled),
-// then per route: callgrind's counters are zeroed, BENCH_ICOUNT_REQUESTS requests are answered, and
-// the counters are dumped. Reported: instructions executed by the whole server process (every
-// thread: the main thread, V8's compiler and GC threads) per request, and ratios. Other load on the
-// machine does not change these counts, but when V8's background compiler and GC happen to run does:
-// absolute counts of two runs differed by up to 40 %, and same-run ratios of one unchanged route
-// by ~4 %. Compare servers measured in the same run, and read differences of a few percent as noise.
-// Instructions are not time (a cache miss or a system call costs more than its instruction count),
-// so this ranks changes and compares servers; `npm run bench` on a quiet machine gives req/s.
+// as `npm run bench`, bench/run.mjs --server), with V8's memory reducer off (see NODE_FLAGS). A
+// client in this process (keep-alive, 4 connections) first warms every route up, twice in turn
+// (BENCH_ICOUNT_WARMUP requests each time), then per route measures windows of BENCH_ICOUNT_REQUESTS
+// requests (callgrind's counters zeroed before, dumped after) until three windows in a row lie
+// within ±2 % of their median (at most BENCH_ICOUNT_MAX_WINDOWS); reported is that median, in
+// instructions executed by the whole server process (every thread: main, V8's compiler and GC
+// threads) per request. Each window's count is printed, so compiling still going on shows (the
+// first windows of a route are often 1.5–5× the settled count: V8 still optimizing, or
+// deoptimizing after another route's shapes); a route that never settles is flagged NOT settled.
+// Other load on the machine does not change these counts. Instructions are not time (a cache miss
+// or a system call costs more than its instruction count), so this ranks changes and compares
+// servers; `npm run bench` on a quiet machine gives req/s.
 //
-// About 2–4 minutes per server (valgrind runs node ~50× slower); servers are measured two at a time.
+// About 5–10 minutes per pair of servers on an idle machine (valgrind runs node ~50× slower); servers
+// are measured two at a time.
 //
 //   BENCH_SERVERS=bare,trellis            servers (default: bare,trellis; baseline with BENCH_BASELINE)
 //   BENCH_BASELINE=/other/checkout        that checkout's built trellis as server `baseline`
 //   BENCH_ROUTES=hello,post               routes (default: all five)
-//   BENCH_ICOUNT_WARMUP=1000              warm-up requests per route
-//   BENCH_ICOUNT_REQUESTS=3000            measured requests per route
+//   BENCH_ICOUNT_WARMUP=2000              warm-up requests per route and pass
+//   BENCH_ICOUNT_REQUESTS=1000            requests per measured window
+//   BENCH_ICOUNT_MAX_WINDOWS=12           windows per route at most
+//   BENCH_ICOUNT_TOLERANCE=0.02           how close three windows must be
+//   BENCH_ICOUNT_NODE_FLAGS='--no-memory-reducer --trace-deopt'   the server's node flags
+//   BENCH_ICOUNT_KEEP=/some/dir           keep the callgrind dumps (callgrind_annotate) and the
+//                                         server's output there, with a line `=== <window>` after each window
 //   BENCH_NODE=24                         servers on another Node line (as for npm run bench)
 import { spawn, execFileSync } from 'node:child_process'
 import http from 'node:http'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,14 +50,24 @@ const list = (env, all, fallback = all) => {
 }
 const servers = list('BENCH_SERVERS', SERVER_NAMES, BASELINE !== undefined ? ['bare', 'trellis', 'baseline'] : ['bare', 'trellis'])
 const routes = ROUTES.filter((r) => list('BENCH_ROUTES', ROUTES.map((x) => x.key)).includes(r.key))
-const WARMUP = Number(process.env.BENCH_ICOUNT_WARMUP ?? 1000)
-const REQUESTS = Number(process.env.BENCH_ICOUNT_REQUESTS ?? 3000)
+const WARMUP = Number(process.env.BENCH_ICOUNT_WARMUP ?? 2000)
+const REQUESTS = Number(process.env.BENCH_ICOUNT_REQUESTS ?? 1000)
+const STABLE_WINDOWS = 3
+const TOLERANCE = Number(process.env.BENCH_ICOUNT_TOLERANCE ?? 0.02)
+const MAX_WINDOWS = Number(process.env.BENCH_ICOUNT_MAX_WINDOWS ?? 12)
+// Under valgrind the server allocates ~50× slower in wall time, so V8's memory reducer (compacting
+// full GCs for a process that looks idle) fires between windows; such a GC drops optimized code
+// that embeds objects it frees ("weak objects" deopts) and the next windows recompile. A loaded
+// server never looks idle to it, so it is off here.
+const NODE_FLAGS = (process.env.BENCH_ICOUNT_NODE_FLAGS ?? '--no-memory-reducer').split(' ').filter((f) => f !== '')
+const KEEP = process.env.BENCH_ICOUNT_KEEP || undefined
 
 /** Sends `n` requests for `route` over 4 keep-alive connections; rejects on an unexpected status. */
 function load (port, route, n) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
   let sent = 0
   let done = 0
+  let retries = 0
   return new Promise((resolve, reject) => {
     const one = () => {
       if (sent >= n) return
@@ -63,7 +81,12 @@ function load (port, route, n) {
           else one()
         })
       })
-      req.on('error', reject)
+      req.on('error', (err) => {
+        // under valgrind on a loaded machine the server can close an idle keep-alive connection just as
+        // the agent reuses it: that request is sent again (at most 10 times per load), anything else fails
+        if (err.code === 'ECONNRESET' && retries++ < 10) { sent--; one(); return }
+        reject(err)
+      })
       req.end(route.body)
     }
     for (let i = 0; i < 4; i++) one()
@@ -75,43 +98,76 @@ function callgrindControl (args) {
 }
 
 /** The total instruction count of the dump whose trigger names `label`. */
-function readDump (dir, label) {
+function readDump (dir, prefix, label) {
   for (const file of readdirSync(dir)) {
-    if (!file.startsWith('cg.out')) continue
+    if (!file.startsWith(prefix)) continue
     const text = readFileSync(join(dir, file), 'utf8')
     if (!new RegExp(`^desc: Trigger: .*\\b${label}\\b`, 'm').test(text)) continue
     const m = /^(?:summary|totals): (\d+)/m.exec(text)
-    if (m !== null) return Number(m[1])
+    if (m === null) continue
+    if (KEEP === undefined) rmSync(join(dir, file))
+    return Number(m[1])
   }
   throw new Error(`no callgrind dump for ${label} in ${dir}`)
 }
 
+/** Median of a list of numbers. */
+function median (xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+/** Whether the last STABLE_WINDOWS counts lie within TOLERANCE of their median. */
+function settled (counts) {
+  if (counts.length < STABLE_WINDOWS) return false
+  const last = counts.slice(-STABLE_WINDOWS)
+  const m = median(last)
+  return last.every((c) => Math.abs(c - m) <= TOLERANCE * m)
+}
+
 async function measure (name, node) {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-icount-'))
-  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.out')}`, '--dump-instr=no', '--compress-strings=no',
-    node, serverMain, '--server', name], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], cwd: dir })
+  const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'trellis-icount-'))
+  const out = join(dir, `cg.${name}.out`)
+  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--dump-instr=no', '--compress-strings=no',
+    node, ...NODE_FLAGS, serverMain, '--server', name], { stdio: ['ignore', KEEP === undefined ? 'ignore' : 'pipe', 'ignore', 'ipc'], cwd: dir })
+  // BENCH_ICOUNT_KEEP: the server's output (e.g. BENCH_ICOUNT_NODE_FLAGS='--trace-gc --trace-deopt') with a line per window
+  if (KEEP !== undefined) child.stdout.pipe(createWriteStream(join(dir, `${name}.log`)))
+  let dumps = 0
+  /** Zeroes the counters, sends `n` requests, dumps: the instructions those requests cost. */
+  const window = async (port, route, n) => {
+    callgrindControl(['-z', String(child.pid)])
+    await load(port, route, n)
+    const label = `icount-${name}-${route.key}-${++dumps}`
+    callgrindControl(['-d', label, String(child.pid)])
+    if (KEEP !== undefined) child.send({ mark: label })
+    return readDump(dir, `cg.${name}.out`, label)
+  }
   try {
     const { port, version } = await new Promise((resolve, reject) => {
       child.once('message', resolve)
       child.once('error', reject)
       child.once('exit', (code) => reject(new Error(`${name} exited early (code ${code})`)))
     })
-    for (const route of routes) await load(port, route, WARMUP)
-    const out = {}
+    // every route first, twice in turn: the shared request path sees every route's shapes before any window
+    for (let pass = 0; pass < 2; pass++) for (const route of routes) await load(port, route, WARMUP)
+    const result = {}
     for (const route of routes) {
       await load(port, route, Math.min(WARMUP, 500))
-      callgrindControl(['-z', String(child.pid)])
-      await load(port, route, REQUESTS)
-      callgrindControl(['-d', `icount-${route.key}`, String(child.pid)])
-      out[route.key] = readDump(dir, `icount-${route.key}`) / REQUESTS
-      console.log(`${serverLabel(name).padEnd(18)} ${route.key.padEnd(9)} ${Math.round(out[route.key]).toLocaleString('en-US').padStart(9)} instructions/request`)
+      const counts = []
+      while (!settled(counts) && counts.length < MAX_WINDOWS) counts.push(await window(port, route, REQUESTS) / REQUESTS)
+      const last = counts.slice(-STABLE_WINDOWS)
+      const m = median(last)
+      const spread = (Math.max(...last) - Math.min(...last)) / m
+      result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts) }
+      console.log(`${serverLabel(name).padEnd(18)} ${route.key.padEnd(9)} ${Math.round(m).toLocaleString('en-US').padStart(9)} instructions/request` +
+        ` (windows: ${counts.map((c) => Math.round(c / 100) / 10 + 'k').join(' ')}${settled(counts) ? '' : '; NOT settled'})`)
     }
-    return { version, out }
+    return { version, out: result }
   } finally {
     child.removeAllListeners('exit')
     if (child.exitCode === null) process.kill(child.pid, 'SIGTERM') // only the child started here, by its PID
     await new Promise((resolve) => { if (child.exitCode !== null) resolve(); else child.once('exit', resolve) })
-    rmSync(dir, { recursive: true, force: true })
+    if (KEEP === undefined) rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -128,15 +184,17 @@ async function main () {
     batch.forEach((s, k) => { results[s] = done[k].out; version = done[k].version })
   }
   const ref = servers.includes('bare') ? 'bare' : servers[0]
-  console.log(`\nnode ${version}; ${WARMUP} warm-up + ${REQUESTS} measured requests per route; ${Math.round((Date.now() - started) / 1000)} s\n`)
+  console.log(`\nnode ${version}${NODE_FLAGS.length > 0 ? ' ' + NODE_FLAGS.join(' ') : ''}; warm-up 2 × ${WARMUP} requests per route; windows of ${REQUESTS} requests until ${STABLE_WINDOWS} in a row lie within ±${TOLERANCE * 100} % of their median (at most ${MAX_WINDOWS}); the median of those ${STABLE_WINDOWS}; ${Math.round((Date.now() - started) / 1000)} s\n`)
+  const unsettled = servers.flatMap((s) => routes.filter((r) => !results[s][r.key].stable).map((r) => `${s} ${r.key}`))
+  if (unsettled.length > 0) console.log(`NOT settled (read with care): ${unsettled.join(', ')}\n`)
   const ratioNames = servers.filter((s) => s !== ref).map((s) => [s, ref])
   if (ref !== 'trellis' && servers.includes('baseline') && servers.includes('trellis')) ratioNames.push(['trellis', 'baseline'])
   const head = [...servers.map((s) => `${serverLabel(s)}, instructions/request`), ...ratioNames.map(([a, b]) => `${serverLabel(a)} / ${serverLabel(b)}`)]
   console.log(`| route | ${head.join(' | ')} |`)
   console.log(`|---|${head.map(() => '---:').join('|')}|`)
   for (const route of routes) {
-    const cells = [...servers.map((s) => Math.round(results[s][route.key]).toLocaleString('en-US')),
-      ...ratioNames.map(([a, b]) => (results[a][route.key] / results[b][route.key]).toFixed(3))]
+    const cells = [...servers.map((s) => Math.round(results[s][route.key].median).toLocaleString('en-US')),
+      ...ratioNames.map(([a, b]) => (results[a][route.key].median / results[b][route.key].median).toFixed(3))]
     console.log(`| ${route.label} | ${cells.join(' | ')} |`)
   }
 }

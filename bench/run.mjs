@@ -57,6 +57,8 @@ async function runChild (name) {
   // the parent asks for this process's CPU time around each measurement (µs, user + system)
   process.on('message', (msg) => {
     if (msg === 'cpu') { const u = process.cpuUsage(); process.send({ cpu: u.user + u.system }) }
+    // bench/icount.mjs with BENCH_ICOUNT_KEEP: a line in the server's output between measured windows (beside --trace-gc etc.)
+    if (msg !== null && typeof msg === 'object' && typeof msg.mark === 'string') console.log(`=== ${msg.mark}`)
     if (msg === 'profile:start' || msg === 'profile:stop') profileCommand(msg).then((reply) => process.send(reply), (err) => process.send({ error: String(err) }))
   })
   process.on('disconnect', () => process.exit(0))

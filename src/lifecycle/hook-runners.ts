@@ -69,6 +69,13 @@ export function runValueHooks (
 /**
  * Runs onResponse hooks as (request, reply, done): the response is already out, so nothing can be
  * answered any more; like Fastify, the first error stops the chain and is handed to `done(err)`.
+ *
+ * {@link runAbortHooks} is a near-copy on purpose. One runner for both (a flag choosing the
+ * arguments and the error for an undefined failure) was measured: 517 instead of 476 instructions
+ * per run of two onResponse hooks (callgrind, Node 20, difference of 2M and 6M runs, +8.5 %),
+ * because the shared `step` closure's call sites then see both hook shapes (polymorphic) and the
+ * extra call level is not always inlined. onResponse runs on every request of a route that has
+ * the hooks; onRequestAbort almost never, so it does not pay for a shared runner.
  */
 export function runResponseHooks (
   hooks: AnyHook[], thisArg: unknown, request: unknown, reply: unknown, done: (err: Error | null) => void
