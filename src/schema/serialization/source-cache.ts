@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { VERSION } from '../../version'
-import { canonicalOptionsText, canonicalSchemaText } from '../validation/compile-cache/canonical'
+import { canonicalOptionsText, canonicalSchemaText, canonicalSharedSchemasText } from '../validation/compile-cache/canonical'
 import { checkCacheDir, readEntry, sha256, writeEntry } from '../validation/compile-cache/store'
 import { warnUnusable } from '../validation/compile-cache/validator-code-cache'
 import { generateSource, serializerFromSource, type CompileOptions, type SerializerFn } from './compile'
@@ -133,14 +133,8 @@ export function createSerializerSourceCache (
   versions: SourceCacheVersions = currentSourceCacheVersions()
 ): SerializerSourceCache | undefined {
   if (versions.generator === undefined) return undefined
-  const ids = Object.keys(sharedSchemas).sort()
-  let sharedText = '{'
-  for (let i = 0; i < ids.length; i++) {
-    const text = canonicalSchemaText(sharedSchemas[ids[i]])
-    if (text === undefined) return undefined
-    sharedText += (i === 0 ? '' : ',') + JSON.stringify(ids[i]) + ':' + text
-  }
-  sharedText += '}'
+  const sharedText = canonicalSharedSchemasText(sharedSchemas)
+  if (sharedText === undefined) return undefined
   const unusable = checkCacheDir(dir)
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
   const base = sha256(JSON.stringify(['serializer', versions.format, versions.trellis, versions.v8, versions.generator]) + ' ' + sha256(sharedText))

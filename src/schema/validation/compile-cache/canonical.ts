@@ -78,3 +78,19 @@ export function mayReachSharedSchemas (value: unknown): boolean {
   }
   return false
 }
+
+/**
+ * The canonical text of a context's whole set of shared schemas (ids sorted), or undefined when one
+ * of them has no canonical text: part of every cache key, so a change to any shared schema changes
+ * the key of every entry compiled beside it.
+ */
+export function canonicalSharedSchemasText (sharedSchemas: Record<string, unknown>): string | undefined {
+  const ids = Object.keys(sharedSchemas).sort()
+  let text = '{'
+  for (let i = 0; i < ids.length; i++) {
+    const schemaText = canonicalSchemaText(sharedSchemas[ids[i]])
+    if (schemaText === undefined) return undefined
+    text += (i === 0 ? '' : ',') + JSON.stringify(ids[i]) + ':' + schemaText
+  }
+  return text + '}'
+}

@@ -19,7 +19,7 @@
  */
 import type Ajv from 'ajv'
 import { VERSION } from '../../../version'
-import { canonicalOptionsText, canonicalSchemaText, mayReachSharedSchemas } from './canonical'
+import { canonicalOptionsText, canonicalSchemaText, canonicalSharedSchemasText, mayReachSharedSchemas } from './canonical'
 import { checkCacheDir, readEntry, sha256, writeEntry } from './store'
 import { ALLOWED_MODULES, loadStandalone } from './load-standalone'
 import type { ValidatorFn } from '../types'
@@ -99,14 +99,8 @@ export function createValidatorCodeCache (
   if (effectiveOptions.addUsedSchema !== false) return undefined
   const optionsText = canonicalOptionsText(effectiveOptions)
   if (optionsText === undefined) return undefined
-  const ids = Object.keys(sharedSchemas).sort()
-  let sharedText = '{'
-  for (let i = 0; i < ids.length; i++) {
-    const text = canonicalSchemaText(sharedSchemas[ids[i]])
-    if (text === undefined) return undefined
-    sharedText += (i === 0 ? '' : ',') + JSON.stringify(ids[i]) + ':' + text
-  }
-  sharedText += '}'
+  const sharedText = canonicalSharedSchemasText(sharedSchemas)
+  if (sharedText === undefined) return undefined
   const dir = options.dir
   const unusable = checkCacheDir(dir)
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
