@@ -22,6 +22,7 @@
  */
 import type { Schema } from './context'
 import { lit } from './generate-value'
+import { isSchemaObject, plainObjectShape } from './item-shape'
 import { NUMBER_ROOM } from './byte-writer'
 
 const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples', 'nullable', 'default'])
@@ -51,20 +52,13 @@ export interface ByteField {
   dflt: string | undefined
 }
 
-function isObject (v: unknown): v is Schema {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
+const isObject = isSchemaObject
 
 /** The item schema's properties in writing order (required first), or undefined when it does not fit. */
 export function byteFields (schema: unknown, depth = 0): ByteField[] | undefined {
-  if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return undefined
-  for (const k of Object.keys(schema)) if (!OBJECT_KEYWORDS.has(k)) return undefined
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined
-  const props = schema.properties
-  const keys = Object.keys(props)
-  if (keys.length === 0) return undefined
-  const required = schema.required === undefined ? [] : schema.required
-  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && keys.includes(r))) return undefined
+  const shape = plainObjectShape(schema, OBJECT_KEYWORDS)
+  if (shape === undefined) return undefined
+  const { props, keys, required } = shape
   const fields: ByteField[] = []
   for (const key of keys) {
     const p = props[key]

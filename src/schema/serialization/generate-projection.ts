@@ -14,6 +14,7 @@
  */
 import type { GenContext, Schema } from './context'
 import { lit } from './generate-value'
+import { isSchemaObject, plainObjectShape } from './item-shape'
 
 const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples'])
 const VALUE_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'examples', 'enum', 'minLength', 'maxLength', 'pattern',
@@ -34,9 +35,7 @@ export const PROJECT_ARRAYS = false
 /** Items with primitive-array properties are projected too (when arrays are projected at all). */
 export const PROJECT_ARRAY_FIELDS = PROJECT_ARRAYS
 
-function isObject (v: unknown): v is Schema {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
+const isObject = isSchemaObject
 
 /** `type` is a primitive type; `items` is set (to the element's primitive type) for an array property. */
 export interface ProjectedField { key: string, type: string, items?: string, required: boolean }
@@ -52,14 +51,9 @@ function primitiveArrayItems (p: Schema): string | undefined {
 
 /** The fields of an item schema the projection reproduces exactly, or undefined. */
 export function projectableFields (schema: unknown, arrayFields: boolean): ProjectedField[] | undefined {
-  if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return undefined
-  for (const k of Object.keys(schema)) if (!OBJECT_KEYWORDS.has(k)) return undefined
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined
-  const props = schema.properties
-  const keys = Object.keys(props)
-  if (keys.length === 0) return undefined
-  const required = schema.required === undefined ? [] : schema.required
-  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && keys.includes(r))) return undefined
+  const shape = plainObjectShape(schema, OBJECT_KEYWORDS)
+  if (shape === undefined) return undefined
+  const { props, keys, required } = shape
   const fields: ProjectedField[] = []
   for (const key of keys) {
     if (key === '__proto__' || /^\d+$/.test(key)) return undefined
