@@ -86,10 +86,11 @@ export function routeSchemaCompilers (context: Context, opts: Pick<RouteOptions,
 interface FactoryBuilt<C> { factory: unknown, count: number, compiler: C }
 const factoryValidators = new WeakMap<Context, FactoryBuilt<ValidatorCompiler>>()
 const factorySerializers = new WeakMap<Context, FactoryBuilt<SerializerCompiler>>()
+const defaultValidators = new WeakMap<Context, FactoryBuilt<ValidatorCompiler>>()
 
 /**
- * Like Fastify 4.3: a schema controller's factory builds one compiler per context, again only if
- * schemas were added since (or the factory changed), not one per route.
+ * Like Fastify 4.3: a schema controller's factory (or the default compiler) builds one compiler per
+ * context, again only if schemas were added since (or the factory changed), not one per route.
  */
 function builtOnce<C> (cache: WeakMap<Context, FactoryBuilt<C>>, context: Context, factory: unknown, count: number, build: () => C): C {
   const cached = cache.get(context)
@@ -108,7 +109,10 @@ export function defaultValidatorCompiler (context: Context): ValidatorCompiler {
     return builtOnce(factoryValidators, context, factory, Object.keys(shared).length,
       () => buildValidatorCompilerFromFactory(factory, shared, context.root.options.ajv))
   }
-  return createDefaultValidatorCompiler(shared, context.root.options.ajv, context.root.options.schemaCache)
+  // one lookup per context and set of shared schemas, not one per route: the pool's key is the
+  // content of every shared schema, which 1,000 routes would otherwise serialize 1,000 times
+  return builtOnce(defaultValidators, context, createDefaultValidatorCompiler, Object.keys(shared).length,
+    () => createDefaultValidatorCompiler(shared, context.root.options.ajv, context.root.options.schemaCache))
 }
 
 export function defaultSerializerCompiler (context: Context): SerializerCompiler {

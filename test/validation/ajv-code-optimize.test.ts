@@ -62,7 +62,7 @@ test('an invalid schema still fails at ready() with the default options', async 
   await assert.rejects(app.ready(), /type must be JSON type|must be equal to one of the allowed values/)
 })
 
-test('the per-task compiler lookup returns the same compiler for the same inputs, and tolerates option values that are not objects', () => {
+test('the default compiler lookup returns the same compiler for the same inputs, and tolerates option values that are not objects', () => {
   const shared = { user: { $id: 'user', type: 'object' } }
   const ajv = { customOptions: {}, plugins: [] }
   assert.equal(createDefaultValidatorCompiler(shared, ajv), createDefaultValidatorCompiler(shared, ajv))

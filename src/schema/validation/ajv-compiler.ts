@@ -8,7 +8,7 @@
  */
 import type Ajv from 'ajv'
 import type { Options as AjvOptions, ValidateFunction } from 'ajv'
-import { identityOf, poolKey } from './pool-key'
+import { poolKey } from './pool-key'
 import { schemaContentKey } from '../content-key'
 import type { SchemaCacheOptions, createValidatorCodeCache } from './compile-cache/validator-code-cache'
 import type { AjvFactoryOptions, ValidatorCompiler, ValidatorCompilerInput, ValidatorFn } from './types'
@@ -168,48 +168,6 @@ export function createDefaultValidatorCompiler (
   ajv: AjvFactoryOptions = {},
   schemaCache?: SchemaCacheOptions
 ): DefaultValidatorCompiler {
-  // ready() compiles every route in one synchronous loop, each route asking for its context's
-  // compiler: within that task, the same shared schema objects and option objects get the compiler
-  // found a moment ago, without keying their content again (that was ~10-40 % of a boot whose
-  // 1,000 routes share schemas)
-  const quick = quickKey(sharedSchemas, ajv, schemaCache)
-  if (quick !== undefined) {
-    const hit = recent?.get(quick)
-    if (hit !== undefined) return hit
-  }
-  const compiler = pooledCompiler(sharedSchemas, ajv, schemaCache)
-  if (quick !== undefined) {
-    if (recent === undefined) {
-      recent = new Map()
-      queueMicrotask(() => { recent = undefined })
-    }
-    recent.set(quick, compiler)
-  }
-  return compiler
-}
-
-let recent: Map<string, DefaultValidatorCompiler> | undefined
-
-/** Identity of every input (each shared schema object and its id, the option objects, the cache directory). */
-function quickKey (sharedSchemas: Record<string, unknown> | undefined, ajv: AjvFactoryOptions, schemaCache: SchemaCacheOptions | undefined): string | undefined {
-  if (sharedSchemas === null || typeof sharedSchemas !== 'object') return undefined
-  const { customOptions, plugins } = ajv
-  if ((customOptions !== undefined && (customOptions === null || typeof customOptions !== 'object')) ||
-    (plugins !== undefined && (plugins === null || typeof plugins !== 'object'))) return undefined
-  let key = `${customOptions === undefined ? '-' : identityOf(customOptions)} ${plugins === undefined ? '-' : identityOf(plugins)} ${schemaCache === undefined ? '-' : JSON.stringify(schemaCache.dir)}`
-  for (const id of Object.keys(sharedSchemas)) {
-    const schema = sharedSchemas[id]
-    if (schema === null || typeof schema !== 'object') return undefined
-    key += ' ' + JSON.stringify(id) + '=' + String(identityOf(schema))
-  }
-  return key
-}
-
-function pooledCompiler (
-  sharedSchemas: Record<string, Record<string, unknown>>,
-  ajv: AjvFactoryOptions,
-  schemaCache: SchemaCacheOptions | undefined
-): DefaultValidatorCompiler {
   const options: AjvFactoryOptions = { customOptions: ajv.customOptions ?? {}, plugins: ajv.plugins ?? [] }
   let key: string | undefined
   try {
@@ -229,5 +187,4 @@ function pooledCompiler (
 /** Test helper: forget pooled compilers. */
 export function clearValidatorCompilerPool (): void {
   pool.clear()
-  recent = undefined
 }

@@ -6,8 +6,7 @@
 const identities = new WeakMap<object, number>()
 let nextIdentity = 1
 
-/** A number standing for the object's identity (the same object, the same number). */
-export function identityOf (value: object): number {
+function identityOf (value: object): number {
   let id = identities.get(value)
   if (id === undefined) {
     id = nextIdentity++
