@@ -14,6 +14,7 @@ import { checkPluginMeta } from './plugin-meta'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes } from '../routing/not-found'
 import { buildRoute } from '../routing/routes'
+import { holdSchemaCacheWrites } from '../schema/validation/compile-cache/write-batch'
 
 export function currentNode (root: RootState): PluginNode {
   return root.stack.length > 0 ? root.stack[root.stack.length - 1] : root.rootNode
@@ -151,7 +152,9 @@ export function ready (root: RootState): Promise<void> {
       }
       root.booted = true
       root.notFoundRoutes = buildNotFoundRoutes(root.rootContext)
-      for (const record of root.routes) buildRoute(record)
+      // the schema cache writes what this compile phase adds as one pack, when it ends (docs/schema-cache.md)
+      const releaseCacheWrites = holdSchemaCacheWrites()
+      try { for (const record of root.routes) buildRoute(record) } finally { releaseCacheWrites() }
       callReadyWhileLoading(root, null)
       await runOnReady(root)
       root.isReady = true

@@ -2,7 +2,7 @@
  * Response serializer sources in the persistent schema cache (`schemaCache: { dir }`,
  * docs/schema-cache.md). Loaded only when the cache is on.
  *
- * An entry (`<key>.json`) holds the source `generateSource` produced for a response schema and its
+ * An entry (kind `serializer` in the directory's pack files) holds the source `generateSource` produced for a response schema and its
  * constants. The key hashes every input of that source:
  *
  *  - the schema's content (its JSON text, in its own key order);
@@ -29,9 +29,8 @@ import { warnUnusable } from '../validation/compile-cache/validator-code-cache'
 import { generateSource, serializerFromSource, type CompileOptions, type SerializerFn } from './compile'
 import { PROJECT_ARRAYS, PROJECT_ARRAY_FIELDS } from './generate-projection'
 
-/** Bumped when the entry format changes. */
-const SOURCE_CACHE_FORMAT = 1
-const SUFFIX = '.json'
+/** Bumped when the entry or storage format changes (2: pack files). */
+const SOURCE_CACHE_FORMAT = 2
 
 /**
  * A hash of the generator's code: every source file in `dir` (this module's directory: the
@@ -152,13 +151,13 @@ export function createSerializerSourceCache (
       })
       if (text === undefined || optionsText === undefined) return undefined
       const key = sha256(base + ' ' + optionsText + ' ' + text)
-      const stored = readEntry(dir, key, SUFFIX)
+      const stored = readEntry(dir, key, 'serializer')
       const entry = stored === undefined ? undefined : parseEntry(stored)
       if (entry !== undefined) return serializerFromSource(entry.source, entry.consts, options)
       // a miss (or an unreadable entry): generate as without the cache; an invalid schema throws here
       const { source, consts } = generateSource(schema, options)
       const out = entryText(source, consts)
-      if (out !== undefined) writeEntry(dir, key, out, SUFFIX)
+      if (out !== undefined) writeEntry(dir, key, 'serializer', out)
       return serializerFromSource(source, consts, options)
     }
   }

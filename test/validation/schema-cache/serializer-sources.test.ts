@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import trellis from '../../../src/index'
 import { createSerializerSourceCache, currentSourceCacheVersions, generatorFingerprint } from '../../../src/schema/serialization/source-cache'
-import { entries, tempCacheDir, writeVerifiedEntry } from './helpers'
+import { entries, forgePack, packFiles, restart, storedEntries, tempCacheDir } from './helpers'
 
 const SERIALIZATION_DIR = join(__dirname, '..', '..', '..', 'src', 'schema', 'serialization')
 
@@ -30,9 +30,19 @@ const PAYLOADS: Record<string, unknown> = {
   '/list': [{ at: new Date(0).toISOString(), where: { city: 'Oslo', zip: '0150', other: 1 } }, { where: null }]
 }
 
-function files (dir: string, suffix: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith(suffix)).sort()
+/** The serializer entries stored (verified), newest copy of each key. */
+function serializerEntries (dir: string) {
+  const newest = new Map<string, ReturnType<typeof storedEntries>[number]>()
+  for (const e of storedEntries(dir)) {
+    if (e.kind !== 'serializer' || !e.verified) continue
+    const seen = newest.get(e.key)
+    if (seen === undefined || seen.time < e.time) newest.set(e.key, e)
+  }
+  return [...newest.values()]
 }
+
+/** Cache writes made outside ready() (a direct compile) are flushed at the end of the task. */
+const endOfTask = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
 
 /** A server with the response schemas above (each boot adds a new copy of the shared schema, so nothing comes from the in-process caches). */
 async function answers (options: Record<string, unknown>, extra?: (app: any) => void): Promise<string[]> {
@@ -56,8 +66,9 @@ test('serializer sources are stored on the first boot and loaded on the next: sa
   const dir = tempCacheDir(t)
   const uncached = await answers({})
   const cold = await answers({ schemaCache: { dir } })
-  const stored = files(dir, '.json')
-  assert.equal(stored.length, Object.keys(RESPONSES).length, 'one entry per response schema')
+  assert.equal(serializerEntries(dir).length, Object.keys(RESPONSES).length, 'one entry per response schema')
+  assert.equal(packFiles(dir).length, 1, 'all in one pack with the validators\' marker')
+  restart()
   const before = entries(dir)
   const warm = await answers({ schemaCache: { dir } })
   assert.deepEqual(entries(dir), before, 'a warm boot writes nothing: every serializer came from the cache')
@@ -69,23 +80,25 @@ test('serializer sources are stored on the first boot and loaded on the next: sa
 test('the stored source is the code that runs (so a changed generator must not load it)', async (t) => {
   const dir = tempCacheDir(t)
   await answers({ schemaCache: { dir } })
-  for (const name of files(dir, '.json')) {
-    const key = name.slice(0, -'.json'.length)
-    const entry = JSON.parse(readFileSync(join(dir, name), 'utf8').split('\n').slice(1).join('\n'))
+  const forged = serializerEntries(dir).map((e) => {
+    const entry = JSON.parse(e.content)
     entry.source = "'use strict'\nreturn function main () { return '\"from the cache\"' }\n"
-    writeVerifiedEntry(dir, key, JSON.stringify(entry), '.json')
-  }
+    return { key: e.key, kind: 'serializer' as const, content: JSON.stringify(entry), time: e.time + 1 }
+  })
+  forgePack(dir, forged)
+  restart()
   const warm = await answers({ schemaCache: { dir } })
   assert.deepEqual(warm.map((a) => a.split(' ').slice(2).join(' ')), Object.keys(RESPONSES).map(() => '"from the cache"'))
 
   // the same schemas under another generator fingerprint: other keys, generated again
   const other = createSerializerSourceCache(dir, { address: ADDRESS }, { ...currentSourceCacheVersions(), generator: 'another generator' })
   assert.ok(other !== undefined)
-  const count = files(dir, '.json').length
+  const count = serializerEntries(dir).length
   const fn = other.compile(RESPONSES['/flat'], {})
   assert.ok(fn !== undefined)
   assert.equal(fn(PAYLOADS['/flat']), '{"id":7,"name":"ann \\"q\\"","ok":true,"score":2.5}')
-  assert.equal(files(dir, '.json').length, count + 1, 'a new entry under the new key')
+  await endOfTask()
+  assert.equal(serializerEntries(dir).length, count + 1, 'a new entry under the new key')
 })
 
 test('the generator fingerprint changes with any change of the generator files or of the $ref resolver', (t) => {
@@ -111,27 +124,28 @@ test('the generator fingerprint changes with any change of the generator files o
   assert.equal(createSerializerSourceCache(root, {}, { ...currentSourceCacheVersions(), generator: undefined }), undefined)
 })
 
-test('the key includes the shared schemas, the rounding option and the versions', (t) => {
+test('the key includes the shared schemas, the rounding option and the versions', async (t) => {
   const dir = tempCacheDir(t)
   const versions = currentSourceCacheVersions()
   const schema = RESPONSES['/flat']
-  const compileWith = (shared: Record<string, unknown>, rounding?: 'floor', v = versions): void => {
+  const compileWith = async (shared: Record<string, unknown>, rounding?: 'floor', v = versions): Promise<void> => {
     const cache = createSerializerSourceCache(dir, shared, v)
     assert.ok(cache !== undefined)
     assert.ok(cache.compile(schema, { rounding, sharedSchemas: shared }) !== undefined)
+    await endOfTask()
   }
-  compileWith({ address: ADDRESS })
-  assert.equal(files(dir, '.json').length, 1)
-  compileWith({ address: structuredClone(ADDRESS) })
-  assert.equal(files(dir, '.json').length, 1, 'equal shared schemas, equal content: the same key')
-  compileWith({ address: { ...ADDRESS, properties: { city: { type: 'string' } } } })
-  assert.equal(files(dir, '.json').length, 2, 'another shared set')
-  compileWith({ address: ADDRESS }, 'floor')
-  assert.equal(files(dir, '.json').length, 3, 'another rounding')
-  compileWith({ address: ADDRESS }, undefined, { ...versions, trellis: versions.trellis + '-x' })
-  compileWith({ address: ADDRESS }, undefined, { ...versions, v8: '0.0' })
-  compileWith({ address: ADDRESS }, undefined, { ...versions, format: versions.format + 1 })
-  assert.equal(files(dir, '.json').length, 6, 'each version')
+  await compileWith({ address: ADDRESS })
+  assert.equal(serializerEntries(dir).length, 1)
+  await compileWith({ address: structuredClone(ADDRESS) })
+  assert.equal(serializerEntries(dir).length, 1, 'equal shared schemas, equal content: the same key')
+  await compileWith({ address: { ...ADDRESS, properties: { city: { type: 'string' } } } })
+  assert.equal(serializerEntries(dir).length, 2, 'another shared set')
+  await compileWith({ address: ADDRESS }, 'floor')
+  assert.equal(serializerEntries(dir).length, 3, 'another rounding')
+  await compileWith({ address: ADDRESS }, undefined, { ...versions, trellis: versions.trellis + '-x' })
+  await compileWith({ address: ADDRESS }, undefined, { ...versions, v8: '0.0' })
+  await compileWith({ address: ADDRESS }, undefined, { ...versions, format: versions.format + 1 })
+  assert.equal(serializerEntries(dir).length, 6, 'each version')
 })
 
 test('an invalid response schema and an invalid shared schema still fail at ready() with a warm cache', async (t) => {
@@ -154,15 +168,18 @@ test('a schema whose constants cannot be stored (anyOf matchers) is generated on
     assert.equal((await app.inject('/')).body, '{"b":"x"}')
     await app.close()
   }
-  assert.deepEqual(files(dir, '.json'), [], 'nothing stored')
+  assert.deepEqual(serializerEntries(dir), [], 'nothing stored')
 })
 
 test('an entry that is not a serializer entry is ignored, generated again and rewritten', async (t) => {
   const dir = tempCacheDir(t)
   const uncached = await answers({})
   await answers({ schemaCache: { dir } })
-  const names = files(dir, '.json')
-  for (const name of names) writeVerifiedEntry(dir, name.slice(0, -'.json'.length), 'not json', '.json')
+  const stored = serializerEntries(dir)
+  assert.equal(stored.length, 3)
+  forgePack(dir, stored.map((e) => ({ key: e.key, kind: 'serializer' as const, content: 'not json', time: e.time + 1 })))
+  restart()
   assert.deepEqual(await answers({ schemaCache: { dir } }), uncached)
-  for (const name of names) assert.notEqual(readFileSync(join(dir, name), 'utf8').split('\n')[1], 'not json', 'rewritten')
+  assert.equal(serializerEntries(dir).length, 3)
+  for (const e of serializerEntries(dir)) assert.notEqual(e.content, 'not json', 'written again, and the newer copy')
 })

@@ -1,22 +1,17 @@
 /**
- * The cache directory: one file per key, `<key>.js` (validators) or `<key>.json` (serializer sources,
- * src/schema/serialization/source-cache.ts), holding a header line and the generated code.
+ * The cache directory: its checks (created 0700, refused when owned by another user or writable by
+ * group or others), and entries by key. Entries are stored in pack files, many entries per file,
+ * one file per batch of compilations (pack-format.ts, pack-store.ts; docs/schema-cache.md).
  *
- *   // trellis-schema-cache 1 <key> <sha256 of the code>
- *   <code>
- *
- * Reading verifies the header's format, that it names the key asked for (a file copied or renamed
- * from another key is foreign) and the code's hash (a truncated or altered file); anything else is
- * a miss, and the next write replaces the file. Writes go to a temporary file in the same directory
- * and are renamed over the entry, so a reader (another worker sharing the directory) sees either no
- * file or a whole one. All I/O errors are misses: the cache never makes a boot fail.
+ * Reading verifies the entry's key, kind and content hash; anything else is a miss, compiled again
+ * and written with the next batch. All I/O errors are misses: the cache never makes a boot fail.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { mkdirSync, statSync } from 'node:fs'
+import { KEY_PATTERN, type EntryKind } from './pack-format'
+import { readPackedEntry, writePackedEntry } from './pack-store'
 
-const MAGIC = '// trellis-schema-cache 1 '
-const KEY_PATTERN = /^[0-9a-f]{64}$/
+export type { EntryKind } from './pack-format'
 
 export function sha256 (text: string): string {
   return createHash('sha256').update(text).digest('hex')
@@ -50,36 +45,16 @@ export function checkCacheDir (dir: string): string | null {
   return reason
 }
 
-/** The verified code stored for `key`, or undefined (absent, unreadable, corrupt, foreign). */
-export function readEntry (dir: string, key: string, suffix = '.js'): string | undefined {
+/** The verified content stored for `key`, or undefined (absent, unreadable, corrupt, foreign). */
+export function readEntry (dir: string, key: string, kind: EntryKind): string | undefined {
   if (!KEY_PATTERN.test(key)) return undefined
-  let text: string
-  try { text = readFileSync(join(dir, key + suffix), 'utf8') } catch { return undefined }
-  if (!text.startsWith(MAGIC)) return undefined
-  const eol = text.indexOf('\n')
-  if (eol < 0) return undefined
-  const [fileKey, hash] = text.slice(MAGIC.length, eol).split(' ')
-  if (fileKey !== key) return undefined
-  const code = text.slice(eol + 1)
-  if (hash !== sha256(code)) return undefined
-  return code
+  return readPackedEntry(dir, key, kind)
 }
 
-// temporary names unique per process and write: pid + a random per-process tag + a counter
-let tmpTag: string | undefined
-let tmpCount = 0
-
-/** Stores `code` for `key` atomically (temporary file + rename). Failures are ignored. */
-export function writeEntry (dir: string, key: string, code: string, suffix = '.js'): void {
+/** Stores `content` for `key`: buffered, and written with the rest of its batch as one pack. */
+export function writeEntry (dir: string, key: string, kind: EntryKind, content: string): void {
   if (!KEY_PATTERN.test(key)) return
-  tmpTag ??= `${process.pid}.${randomBytes(6).toString('hex')}`
-  const tmp = join(dir, `${key}.${tmpTag}.${++tmpCount}.tmp`)
-  try {
-    writeFileSync(tmp, MAGIC + key + ' ' + sha256(code) + '\n' + code, { flag: 'wx', mode: 0o600 })
-    renameSync(tmp, join(dir, key + suffix))
-  } catch {
-    try { unlinkSync(tmp) } catch {}
-  }
+  writePackedEntry(dir, key, kind, content)
 }
 
 /** Test helper: forget which directories were checked. */

@@ -27,8 +27,8 @@ import type { ValidatorFn } from '../types'
 /** The `schemaCache` server option. */
 export interface SchemaCacheOptions { dir: string }
 
-/** Bumped when the file format or what is stored changes. */
-const CACHE_FORMAT = 1
+/** Bumped when the storage format or what is stored changes (2: pack files). */
+const CACHE_FORMAT = 2
 
 export interface ValidatorCodeCache {
   readonly dir: string
@@ -119,7 +119,7 @@ export function createValidatorCodeCache (
       return sha256(base + ' ' + (mayReachSharedSchemas(schema) ? shared : '-') + ' ' + text)
     },
     load (key) {
-      const code = readEntry(dir, key)
+      const code = readEntry(dir, key, 'validator')
       if (code === undefined) return undefined
       try {
         return loadStandalone(code)
@@ -136,9 +136,9 @@ export function createValidatorCodeCache (
         return // a validator Ajv cannot write as standalone code is simply not cached
       }
       if (!onlyAllowedRequires(code)) return // it could not be loaded again: do not store it
-      writeEntry(dir, key, code)
+      writeEntry(dir, key, 'validator', code)
     },
-    sharedSetAccepted: () => readEntry(dir, sharedSetKey) !== undefined,
-    markSharedSetAccepted: () => writeEntry(dir, sharedSetKey, '')
+    sharedSetAccepted: () => readEntry(dir, sharedSetKey, 'marker') !== undefined,
+    markSharedSetAccepted: () => writeEntry(dir, sharedSetKey, 'marker', '')
   }
 }
