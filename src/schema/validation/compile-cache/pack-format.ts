@@ -41,33 +41,33 @@ export interface ParsedPack { indexHash: string, size: number, entries: EntryLoc
  */
 export type PackParse = { status: 'ok', pack: ParsedPack } | { status: 'corrupt' | 'foreign' }
 
-export function entryHash (kind: EntryKind, key: string, content: Buffer): string {
+export function entryHash (kind: EntryKind, key: string, content: Buffer | string): string {
   return createHash('sha256').update(kind + ' ' + key + '\n').update(content).digest('hex')
 }
 
 export interface NewEntry { key: string, kind: EntryKind, content: string, time: number }
 
-/** The bytes of a pack holding `entries` (in that order), its file name and its parsed form. */
-export function encodePack (entries: readonly NewEntry[]): { name: string, bytes: Buffer, pack: ParsedPack } {
-  const contents: Buffer[] = []
+/**
+ * A pack holding `entries` (in that order): its file name, its head (header line, index and the
+ * newline before the data; the data is the entries' contents, UTF-8, in order) and its parsed form.
+ * The contents are not copied into one buffer: the writer streams them after the head.
+ */
+export function planPack (entries: readonly NewEntry[]): { name: string, head: Buffer, pack: ParsedPack } {
   const rows: Array<[string, EntryKind, number, number, string, number]> = []
   const identity = createHash('sha256')
   let offset = 0
   for (const { key, kind, content, time } of entries) {
-    const bytes = Buffer.from(content, 'utf8')
-    const hash = entryHash(kind, key, bytes)
-    rows.push([key, kind, offset, bytes.length, hash, time])
+    const length = Buffer.byteLength(content, 'utf8')
+    const hash = entryHash(kind, key, content)
+    rows.push([key, kind, offset, length, hash, time])
     identity.update(key + ' ' + kind + ' ' + hash + '\n')
-    contents.push(bytes)
-    offset += bytes.length
+    offset += length
   }
   const index = Buffer.from(JSON.stringify(rows), 'utf8')
   const indexHash = createHash('sha256').update(index).digest('hex')
-  const header = Buffer.from(`${HEADER}${index.length} ${offset} ${indexHash}\n`, 'utf8')
-  const bytes = Buffer.concat([header, index, Buffer.from('\n'), ...contents])
-  const dataStart = header.length + index.length + 1
-  const located = rows.map(([key, kind, at, length, hash, time]) => ({ key, kind, start: dataStart + at, length, hash, time }))
-  return { name: identity.digest('hex') + '.pack', bytes, pack: { indexHash, size: bytes.length, entries: located } }
+  const head = Buffer.concat([Buffer.from(`${HEADER}${index.length} ${offset} ${indexHash}\n`, 'latin1'), index, Buffer.from('\n')])
+  const located = rows.map(([key, kind, at, length, hash, time]) => ({ key, kind, start: head.length + at, length, hash, time }))
+  return { name: identity.digest('hex') + '.pack', head, pack: { indexHash, size: head.length + offset, entries: located } }
 }
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0

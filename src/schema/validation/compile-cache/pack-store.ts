@@ -20,9 +20,9 @@
  * is still the one indexed). Every I/O error is a miss: the cache never makes a boot fail.
  */
 import { randomBytes } from 'node:crypto'
-import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { PACK_NAME_PATTERN, encodePack, parsePack, readVerified, sameHeader, type EntryKind, type EntryLocation, type NewEntry, type ParsedPack } from './pack-format'
+import { PACK_NAME_PATTERN, planPack, parsePack, readVerified, sameHeader, type EntryKind, type EntryLocation, type NewEntry, type ParsedPack } from './pack-format'
 import { whenWritesIdle } from './write-batch'
 
 /** A flush compacts when the directory would otherwise hold more packs than this. */
@@ -37,6 +37,16 @@ const LEGACY_ENTRY = /^[0-9a-f]{64}\.(?:js|json)$/
 interface Pack { readonly name: string, readonly parsed: ParsedPack, bytes: Buffer | undefined }
 interface Located { readonly pack: Pack, readonly entry: EntryLocation }
 
+
+const WRITE_BATCH = 1 << 20
+
+function writeAll (fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length;) {
+    const written = writeSync(fd, bytes, at, bytes.length - at)
+    if (written <= 0) throw new Error('short write')
+    at += written
+  }
+}
 
 class PackDirectory {
   private readonly packs = new Map<string, Pack>()
@@ -230,11 +240,25 @@ class PackDirectory {
 
   /** Writes `entries` as one pack (temporary file + rename); its name, or undefined when it failed. */
   private writePack (entries: NewEntry[]): string | undefined {
-    const { name, bytes, pack } = encodePack(entries)
+    const { name, head, pack } = planPack(entries)
     this.tmpTag ??= `${process.pid}.${randomBytes(6).toString('hex')}`
     const tmp = join(this.dir, `${name}.${this.tmpTag}.${++this.tmpCount}.tmp`)
     try {
-      writeFileSync(tmp, bytes, { flag: 'wx', mode: 0o600 })
+      const fd = openSync(tmp, 'wx', 0o600)
+      try {
+        writeAll(fd, head)
+        // the contents in batches of about 1 MB: few writes, and no buffer of the whole pack
+        let batch: string[] = []
+        let size = 0
+        for (const entry of entries) {
+          batch.push(entry.content)
+          size += entry.content.length
+          if (size >= WRITE_BATCH) { writeAll(fd, Buffer.from(batch.join(''), 'utf8')); batch = []; size = 0 }
+        }
+        if (batch.length > 0) writeAll(fd, Buffer.from(batch.join(''), 'utf8'))
+      } finally {
+        closeSync(fd)
+      }
       renameSync(tmp, join(this.dir, name))
     } catch {
       this.remove(tmp)
