@@ -64,6 +64,12 @@ export function storedEntries (dir: string): StoredEntry[] {
   return out
 }
 
+/** The pack files whose header, length or index hash do not check out. */
+export function unreadablePacks (dir: string): string[] {
+  const readable = new Set(storedEntries(dir).map((e) => e.pack))
+  return packFiles(dir).filter((p) => !readable.has(p))
+}
+
 /** The newest verified content stored for `key` (what a restarted server loads), or undefined. */
 export function storedContent (dir: string, key: string): string | undefined {
   const found = storedEntries(dir).filter((e) => e.key === key && e.verified).sort((a, b) => b.time - a.time)

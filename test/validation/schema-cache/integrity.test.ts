@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import trellis from '../../../src/index'
 import { createValidatorCodeCache } from '../../../src/schema/validation/compile-cache/validator-code-cache'
 import { effectiveAjvOptions } from '../../../src/schema/validation/index'
-import { entries, forgePack, packFiles, restart, storedContent, storedEntries, tempCacheDir } from './helpers'
+import { entries, forgePack, packFiles, restart, storedContent, storedEntries, tempCacheDir, unreadablePacks } from './helpers'
 
 const SCHEMA = { type: 'object', properties: { n: { type: 'integer', maximum: 5 } } }
 const OTHER = { type: 'object', properties: { s: { type: 'string' } } }
@@ -56,9 +56,20 @@ for (const [name, corrupt] of Object.entries(CORRUPTIONS)) {
     assert.equal(storedContent(dir, key), undefined)
     assert.deepEqual(await boot(dir), [200, 400])
     assert.match(String(storedContent(dir, key)), /> 5\b/, 'written again, and it verifies')
+    assert.deepEqual(unreadablePacks(dir), [], 'a broken pack is replaced or removed')
     assert.deepEqual(await boot(dir), [200, 400])
   })
 }
+
+test('files under a pack name that are not packs (empty, garbage, a broken header) are removed; the boot is fine', async (t) => {
+  const dir = tempCacheDir(t)
+  writeFileSync(join(dir, 'e'.repeat(64) + '.pack'), '')
+  writeFileSync(join(dir, 'f'.repeat(64) + '.pack'), 'garbage\n')
+  writeFileSync(join(dir, 'd'.repeat(64) + '.pack'), 'trellis-schema-pack 2 10 0 ' + '0'.repeat(64) + '\n[]')
+  assert.deepEqual(await boot(dir), [200, 400])
+  assert.equal(packFiles(dir).length, 1)
+  assert.deepEqual(unreadablePacks(dir), [])
+})
 
 test('an entry listed under another key (a foreign entry) is ignored; the rest of its pack is used', async (t) => {
   const dir = tempCacheDir(t)

@@ -36,8 +36,8 @@ export interface EntryLocation { key: string, kind: EntryKind, start: number, le
 export interface ParsedPack { indexHash: string, size: number, entries: EntryLocation[] }
 
 /**
- * ok: a verified header and index; corrupt: this format's header, failing its checks (safe to
- * remove); foreign: not a pack of this format (another trellis version's, or not a pack: left alone).
+ * ok: a verified header and index; foreign: a pack of another format (another trellis version's:
+ * left alone); corrupt: anything else under a pack's name, failing its checks (safe to remove).
  */
 export type PackParse = { status: 'ok', pack: ParsedPack } | { status: 'corrupt' | 'foreign' }
 
@@ -76,7 +76,7 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isS
 export function parsePack (bytes: Buffer): PackParse {
   const eol = bytes.subarray(0, MAX_HEADER).indexOf(10)
   const line = bytes.subarray(0, eol < 0 ? Math.min(bytes.length, MAX_HEADER) : eol).toString('latin1')
-  if (!line.startsWith(HEADER)) return { status: 'foreign' }
+  if (!line.startsWith(HEADER)) return { status: line.startsWith(PACK_MAGIC) ? 'foreign' : 'corrupt' }
   const match = /^(\d{1,12}) (\d{1,12}) ([0-9a-f]{64})$/.exec(line.slice(HEADER.length))
   if (eol < 0 || match === null) return { status: 'corrupt' }
   const indexLength = Number(match[1])

@@ -79,13 +79,17 @@ class PackDirectory {
 
   /** The first verified copy of `key` in the packs read (of `kind`, when given). */
   private stored (key: string, kind?: EntryKind): string | undefined {
+    return this.storedCopy(key, kind)?.content
+  }
+
+  private storedCopy (key: string, kind?: EntryKind): { kind: EntryKind, content: string } | undefined {
     const located = this.index.get(key)
     if (located === undefined) return undefined
     for (const { pack, entry } of located.slice()) {
       if (kind !== undefined && entry.kind !== kind) continue
       const bytes = this.bytesOf(pack)
       const content = bytes === undefined ? undefined : readVerified(bytes, entry)
-      if (content !== undefined) return content
+      if (content !== undefined) return { kind: entry.kind, content }
     }
     return undefined
   }
@@ -231,11 +235,8 @@ class PackDirectory {
   }
 
   private storedEntry (key: string, now: number): NewEntry | undefined {
-    const located = this.index.get(key)
-    if (located === undefined) return undefined
-    const content = this.stored(key)
-    if (content === undefined) return undefined
-    return { key, kind: located[0].entry.kind, content, time: now }
+    const copy = this.storedCopy(key)
+    return copy === undefined ? undefined : { key, kind: copy.kind, content: copy.content, time: now }
   }
 
   /** Writes `entries` as one pack (temporary file + rename); its name, or undefined when it failed. */
