@@ -6,6 +6,8 @@
 // same grouped by where the code lives (trellis, node internals, GC, ...), and the process's CPU µs per
 // request over the window. `--save file.cpuprofile` keeps the profile (Chrome DevTools opens it);
 // `--top N` prints N functions (default 30); BENCH_NODE=24 profiles under another Node line.
+// `--warm-all` first loads every route for 2 s, as `npm run bench` warms a server, so the profile
+// shows the route as it runs in a server that serves the others too (shared code sees every shape).
 //
 //   node bench/profile.mjs trellis hello
 //   node bench/profile.mjs bare post 10 --top 50
@@ -19,6 +21,9 @@ const args = process.argv.slice(2)
 const option = (name, fallback) => { const i = args.indexOf(name); if (i === -1) return fallback; const v = args[i + 1]; args.splice(i, 2); return v }
 const save = option('--save', undefined)
 const top = Number(option('--top', 30))
+const warmAllAt = args.indexOf('--warm-all')
+const warmAll = warmAllAt !== -1
+if (warmAll) args.splice(warmAllAt, 1)
 const [server, routeKey, secondsArg] = args
 const route = ROUTES.find((r) => r.key === routeKey)
 if (!SERVER_NAMES.includes(server) || route === undefined) {
@@ -82,6 +87,7 @@ async function main () {
   const { child, port, version } = await startChild(server, nodeBinary(), plan.server)
   const url = `http://127.0.0.1:${port}`
   try {
+    if (warmAll) for (const other of ROUTES) await loadGen.load(url, other, 2)
     await loadGen.load(url, route, 2) // warm-up: the optimizing compiler has settled before profiling
     await ask(child, 'profile:start')
     const cpuBefore = await askCpu(child)
