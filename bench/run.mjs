@@ -38,6 +38,7 @@
 //   BENCH_ROUTES=hello,post             a subset of routes (hello, notFound, nested, post, items)
 //   BENCH_LOADGEN=autocannon            use autocannon even when wrk is installed
 //   BENCH_NO_WRITE=1        print only, do not touch docs/benchmarks.md
+//   BENCH_NODE_FLAGS='--max-semi-space-size=1'   V8/Node flags for every server process (what-if runs; with BENCH_NO_WRITE=1)
 //   BENCH_NOTE="quiet machine"          a note written next to the run's load average
 //
 //   node bench/run.mjs --server trellis   (internal: one server process, used by the parent)
@@ -92,6 +93,7 @@ const DURATION = num('BENCH_DURATION', 3, 1)
 const ROUNDS = Math.floor(num('BENCH_ROUNDS', 3, 1))
 const WARMUP = num('BENCH_WARMUP', 1, 0)
 const CONNECTIONS = Math.floor(num('BENCH_CONNECTIONS', 50, 1))
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '')
 const pick = (env, all) => {
   if (process.env[env] === undefined || process.env[env] === '') return all
   const wanted = process.env[env].split(',').map((s) => s.trim())
@@ -213,7 +215,7 @@ async function runParent () {
   let serverNode = ''
   try {
     for (const name of servers) {
-      const { child, port, version } = await startChild(name, node, plan.server)
+      const { child, port, version } = await startChild(name, node, plan.server, NODE_FLAGS)
       serverNode = version
       running.push({ name, child, url: `http://127.0.0.1:${port}` })
       samples[name] = {}
