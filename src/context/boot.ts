@@ -14,7 +14,6 @@ import { checkPluginMeta } from './plugin-meta'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes } from '../routing/not-found'
 import { buildRoute } from '../routing/routes'
-import { holdSchemaCacheWrites } from '../schema/validation/compile-cache/write-batch'
 
 export function currentNode (root: RootState): PluginNode {
   return root.stack.length > 0 ? root.stack[root.stack.length - 1] : root.rootNode
@@ -152,9 +151,7 @@ export function ready (root: RootState): Promise<void> {
       }
       root.booted = true
       root.notFoundRoutes = buildNotFoundRoutes(root.rootContext)
-      // the schema cache writes what this compile phase adds as one pack, when it ends (docs/schema-cache.md)
-      const releaseCacheWrites = holdSchemaCacheWrites()
-      try { for (const record of root.routes) buildRoute(record) } finally { releaseCacheWrites() }
+      for (const record of root.routes) buildRoute(record)
       callReadyWhileLoading(root, null)
       await runOnReady(root)
       root.isReady = true
