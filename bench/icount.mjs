@@ -29,6 +29,11 @@
 //   BENCH_ICOUNT_KEEP=/some/dir           keep the callgrind dumps (callgrind_annotate) and the
 //                                         server's output there, with a line `=== <window>` after each window
 //   BENCH_NODE=24                         servers on another Node line (as for npm run bench)
+//   BENCH_ICOUNT_CACHE=1                  also simulate the caches (callgrind --cache-sim=yes): first-level
+//                                         instruction and data misses and last-level misses per request, and
+//                                         an estimated cycle count (Ir + 10 × L1 misses + 100 × LL misses, the
+//                                         weighting of valgrind's manual); the cache sizes are valgrind's
+//                                         reading of this CPU. Windows settle on the instruction count.
 import { spawn, execFileSync } from 'node:child_process'
 import http from 'node:http'
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -61,6 +66,11 @@ const MAX_WINDOWS = Number(process.env.BENCH_ICOUNT_MAX_WINDOWS ?? 12)
 // server never looks idle to it, so it is off here.
 const NODE_FLAGS = (process.env.BENCH_ICOUNT_NODE_FLAGS ?? '--no-memory-reducer').split(' ').filter((f) => f !== '')
 const KEEP = process.env.BENCH_ICOUNT_KEEP || undefined
+const CACHE = process.env.BENCH_ICOUNT_CACHE === '1'
+/** callgrind's event names with --cache-sim=yes, and how they are reported. */
+const MISS_EVENTS = [['I1mr', 'I1 misses'], ['D1mr', 'D1 read misses'], ['D1mw', 'D1 write misses'], ['ILmr', 'LL instruction misses'], ['DLmr', 'LL read misses'], ['DLmw', 'LL write misses']]
+/** valgrind's manual estimate of cycles from the simulated events. */
+const estimatedCycles = (e) => e.Ir + 10 * (e.I1mr + e.D1mr + e.D1mw) + 100 * (e.ILmr + e.DLmr + e.DLmw)
 
 /** Sends `n` requests for `route` over 4 keep-alive connections; rejects on an unexpected status. */
 function load (port, route, n) {
@@ -97,16 +107,18 @@ function callgrindControl (args) {
   execFileSync('callgrind_control', args, { stdio: 'ignore' })
 }
 
-/** The total instruction count of the dump whose trigger names `label`. */
+/** The totals of the dump whose trigger names `label`, by event name (Ir, and the cache events with CACHE). */
 function readDump (dir, prefix, label) {
   for (const file of readdirSync(dir)) {
     if (!file.startsWith(prefix)) continue
     const text = readFileSync(join(dir, file), 'utf8')
     if (!new RegExp(`^desc: Trigger: .*\\b${label}\\b`, 'm').test(text)) continue
-    const m = /^(?:summary|totals): (\d+)/m.exec(text)
-    if (m === null) continue
+    const m = /^(?:summary|totals):((?: \d+)+)/m.exec(text)
+    const names = /^events:((?: \w+)+)/m.exec(text)
+    if (m === null || names === null) continue
     if (KEEP === undefined) rmSync(join(dir, file))
-    return Number(m[1])
+    const values = m[1].trim().split(' ').map(Number)
+    return Object.fromEntries(names[1].trim().split(' ').map((n, i) => [n, values[i] ?? 0]))
   }
   throw new Error(`no callgrind dump for ${label} in ${dir}`)
 }
@@ -129,11 +141,12 @@ async function measure (name, node) {
   const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'trellis-icount-'))
   const out = join(dir, `cg.${name}.out`)
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--dump-instr=no', '--compress-strings=no',
+    ...(CACHE ? ['--cache-sim=yes'] : []),
     node, ...NODE_FLAGS, serverMain, '--server', name], { stdio: ['ignore', KEEP === undefined ? 'ignore' : 'pipe', 'ignore', 'ipc'], cwd: dir })
   // BENCH_ICOUNT_KEEP: the server's output (e.g. BENCH_ICOUNT_NODE_FLAGS='--trace-gc --trace-deopt') with a line per window
   if (KEEP !== undefined) child.stdout.pipe(createWriteStream(join(dir, `${name}.log`)))
   let dumps = 0
-  /** Zeroes the counters, sends `n` requests, dumps: the instructions those requests cost. */
+  /** Zeroes the counters, sends `n` requests, dumps: the events (instructions, misses) those requests cost. */
   const window = async (port, route, n) => {
     callgrindControl(['-z', String(child.pid)])
     await load(port, route, n)
@@ -154,13 +167,22 @@ async function measure (name, node) {
     for (const route of routes) {
       await load(port, route, Math.min(WARMUP, 500))
       const counts = []
-      while (!settled(counts) && counts.length < MAX_WINDOWS) counts.push(await window(port, route, REQUESTS) / REQUESTS)
+      const events = []
+      while (!settled(counts) && counts.length < MAX_WINDOWS) {
+        const e = await window(port, route, REQUESTS)
+        events.push(e)
+        counts.push(e.Ir / REQUESTS)
+      }
       const last = counts.slice(-STABLE_WINDOWS)
       const m = median(last)
       const spread = (Math.max(...last) - Math.min(...last)) / m
-      result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts) }
+      // per event, the median over the same last windows
+      const perRequest = (name) => median(events.slice(-STABLE_WINDOWS).map((e) => (name === 'cycles' ? estimatedCycles(e) : e[name]) / REQUESTS))
+      const cache = CACHE ? Object.fromEntries(['cycles', ...MISS_EVENTS.map(([n]) => n)].map((n) => [n, perRequest(n)])) : undefined
+      result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts), cache }
       console.log(`${serverLabel(name).padEnd(18)} ${route.key.padEnd(9)} ${Math.round(m).toLocaleString('en-US').padStart(9)} instructions/request` +
-        ` (windows: ${counts.map((c) => Math.round(c / 100) / 10 + 'k').join(' ')}${settled(counts) ? '' : '; NOT settled'})`)
+        ` (windows: ${counts.map((c) => Math.round(c / 100) / 10 + 'k').join(' ')}${settled(counts) ? '' : '; NOT settled'})` +
+        (cache === undefined ? '' : `; ${MISS_EVENTS.map(([n]) => `${n} ${Math.round(cache[n])}`).join(', ')}, est. cycles ${Math.round(cache.cycles).toLocaleString('en-US')}`))
     }
     return { version, out: result }
   } finally {
@@ -196,6 +218,18 @@ async function main () {
     const cells = [...servers.map((s) => Math.round(results[s][route.key].median).toLocaleString('en-US')),
       ...ratioNames.map(([a, b]) => (results[a][route.key].median / results[b][route.key].median).toFixed(3))]
     console.log(`| ${route.label} | ${cells.join(' | ')} |`)
+  }
+  if (!CACHE) return
+  // per request: each simulated miss count, then the estimated cycles and their ratio to the reference
+  console.log(`\nSimulated caches (valgrind's model of this CPU), per request; est. cycles = Ir + 10 × L1 misses + 100 × LL misses\n`)
+  console.log(`| route | server | ${MISS_EVENTS.map(([, l]) => l).join(' | ')} | est. cycles | est. cycles / ${serverLabel(ref)} |`)
+  console.log(`|---|---|${MISS_EVENTS.map(() => '---:').join('|')}|---:|---:|`)
+  for (const route of routes) {
+    for (const s of servers) {
+      const c = results[s][route.key].cache
+      console.log(`| ${route.label} | ${serverLabel(s)} | ${MISS_EVENTS.map(([n]) => Math.round(c[n]).toLocaleString('en-US')).join(' | ')} | ` +
+        `${Math.round(c.cycles).toLocaleString('en-US')} | ${(c.cycles / results[ref][route.key].cache.cycles).toFixed(3)} |`)
+    }
   }
 }
 
