@@ -34,6 +34,9 @@
 //                                         an estimated cycle count (Ir + 10 × L1 misses + 100 × LL misses, the
 //                                         weighting of valgrind's manual); the cache sizes are valgrind's
 //                                         reading of this CPU. Windows settle on the instruction count.
+//   BENCH_ICOUNT_VALGRIND_FLAGS='--LL=524288,8,64'   more valgrind flags; with the cache simulation, a last
+//                                         level the size of one core's L2 (valgrind models two levels
+//                                         only, and its default last level is the shared L3)
 import { spawn, execFileSync } from 'node:child_process'
 import http from 'node:http'
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -67,6 +70,7 @@ const MAX_WINDOWS = Number(process.env.BENCH_ICOUNT_MAX_WINDOWS ?? 12)
 const NODE_FLAGS = (process.env.BENCH_ICOUNT_NODE_FLAGS ?? '--no-memory-reducer').split(' ').filter((f) => f !== '')
 const KEEP = process.env.BENCH_ICOUNT_KEEP || undefined
 const CACHE = process.env.BENCH_ICOUNT_CACHE === '1'
+const VALGRIND_FLAGS = (process.env.BENCH_ICOUNT_VALGRIND_FLAGS ?? '').split(' ').filter((f) => f !== '')
 /** callgrind's event names with --cache-sim=yes, and how they are reported. */
 const MISS_EVENTS = [['I1mr', 'I1 misses'], ['D1mr', 'D1 read misses'], ['D1mw', 'D1 write misses'], ['ILmr', 'LL instruction misses'], ['DLmr', 'LL read misses'], ['DLmw', 'LL write misses']]
 /** valgrind's manual estimate of cycles from the simulated events. */
@@ -107,6 +111,8 @@ function callgrindControl (args) {
   execFileSync('callgrind_control', args, { stdio: 'ignore' })
 }
 
+let lastCacheConfig
+
 /** The totals of the dump whose trigger names `label`, by event name (Ir, and the cache events with CACHE). */
 function readDump (dir, prefix, label) {
   for (const file of readdirSync(dir)) {
@@ -118,7 +124,10 @@ function readDump (dir, prefix, label) {
     if (m === null || names === null) continue
     if (KEEP === undefined) rmSync(join(dir, file))
     const values = m[1].trim().split(' ').map(Number)
-    return Object.fromEntries(names[1].trim().split(' ').map((n, i) => [n, values[i] ?? 0]))
+    const events = Object.fromEntries(names[1].trim().split(' ').map((n, i) => [n, values[i] ?? 0]))
+    // the simulated cache sizes, as valgrind reports them
+    lastCacheConfig = [...text.matchAll(/^desc: ((?:I1|D1|LL) cache: .*)$/gm)].map((x) => x[1]).join('; ') || undefined
+    return events
   }
   throw new Error(`no callgrind dump for ${label} in ${dir}`)
 }
@@ -141,7 +150,7 @@ async function measure (name, node) {
   const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'trellis-icount-'))
   const out = join(dir, `cg.${name}.out`)
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--dump-instr=no', '--compress-strings=no',
-    ...(CACHE ? ['--cache-sim=yes'] : []),
+    ...(CACHE ? ['--cache-sim=yes'] : []), ...VALGRIND_FLAGS,
     node, ...NODE_FLAGS, serverMain, '--server', name], { stdio: ['ignore', KEEP === undefined ? 'ignore' : 'pipe', 'ignore', 'ipc'], cwd: dir })
   // BENCH_ICOUNT_KEEP: the server's output (e.g. BENCH_ICOUNT_NODE_FLAGS='--trace-gc --trace-deopt') with a line per window
   if (KEEP !== undefined) child.stdout.pipe(createWriteStream(join(dir, `${name}.log`)))
@@ -180,6 +189,7 @@ async function measure (name, node) {
       const perRequest = (name) => median(events.slice(-STABLE_WINDOWS).map((e) => (name === 'cycles' ? estimatedCycles(e) : e[name]) / REQUESTS))
       const cache = CACHE ? Object.fromEntries(['cycles', ...MISS_EVENTS.map(([n]) => n)].map((n) => [n, perRequest(n)])) : undefined
       result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts), cache }
+      if (CACHE) result.cacheConfig = lastCacheConfig
       console.log(`${serverLabel(name).padEnd(18)} ${route.key.padEnd(9)} ${Math.round(m).toLocaleString('en-US').padStart(9)} instructions/request` +
         ` (windows: ${counts.map((c) => Math.round(c / 100) / 10 + 'k').join(' ')}${settled(counts) ? '' : '; NOT settled'})` +
         (cache === undefined ? '' : `; ${MISS_EVENTS.map(([n]) => `${n} ${Math.round(cache[n])}`).join(', ')}, est. cycles ${Math.round(cache.cycles).toLocaleString('en-US')}`))
@@ -220,6 +230,8 @@ async function main () {
     console.log(`| ${route.label} | ${cells.join(' | ')} |`)
   }
   if (!CACHE) return
+  const config = results[ref].cacheConfig
+  if (config !== undefined) console.log(`\n${config}`)
   // per request: each simulated miss count, then the estimated cycles and their ratio to the reference
   console.log(`\nSimulated caches (valgrind's model of this CPU), per request; est. cycles = Ir + 10 × L1 misses + 100 × LL misses\n`)
   console.log(`| route | server | ${MISS_EVENTS.map(([, l]) => l).join(' | ')} | est. cycles | est. cycles / ${serverLabel(ref)} |`)
