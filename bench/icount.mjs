@@ -111,9 +111,10 @@ function callgrindControl (args) {
   execFileSync('callgrind_control', args, { stdio: 'ignore' })
 }
 
-let lastCacheConfig
-
-/** The totals of the dump whose trigger names `label`, by event name (Ir, and the cache events with CACHE). */
+/**
+ * The totals of the dump whose trigger names `label`, by event name (Ir; with CACHE the cache events,
+ * their estimated cycles, and `config`: the simulated cache sizes as valgrind reports them).
+ */
 function readDump (dir, prefix, label) {
   for (const file of readdirSync(dir)) {
     if (!file.startsWith(prefix)) continue
@@ -125,8 +126,10 @@ function readDump (dir, prefix, label) {
     if (KEEP === undefined) rmSync(join(dir, file))
     const values = m[1].trim().split(' ').map(Number)
     const events = Object.fromEntries(names[1].trim().split(' ').map((n, i) => [n, values[i] ?? 0]))
-    // the simulated cache sizes, as valgrind reports them
-    lastCacheConfig = [...text.matchAll(/^desc: ((?:I1|D1|LL) cache: .*)$/gm)].map((x) => x[1]).join('; ') || undefined
+    if (CACHE) {
+      events.cycles = estimatedCycles(events)
+      events.config = [...text.matchAll(/^desc: ((?:I1|D1|LL) cache: .*)$/gm)].map((x) => x[1]).join('; ')
+    }
     return events
   }
   throw new Error(`no callgrind dump for ${label} in ${dir}`)
@@ -173,6 +176,7 @@ async function measure (name, node) {
     // every route first, twice in turn: the shared request path sees every route's shapes before any window
     for (let pass = 0; pass < 2; pass++) for (const route of routes) await load(port, route, WARMUP)
     const result = {}
+    let cacheConfig
     for (const route of routes) {
       await load(port, route, Math.min(WARMUP, 500))
       const counts = []
@@ -186,15 +190,15 @@ async function measure (name, node) {
       const m = median(last)
       const spread = (Math.max(...last) - Math.min(...last)) / m
       // per event, the median over the same last windows
-      const perRequest = (name) => median(events.slice(-STABLE_WINDOWS).map((e) => (name === 'cycles' ? estimatedCycles(e) : e[name]) / REQUESTS))
+      const perRequest = (name) => median(events.slice(-STABLE_WINDOWS).map((e) => e[name] / REQUESTS))
       const cache = CACHE ? Object.fromEntries(['cycles', ...MISS_EVENTS.map(([n]) => n)].map((n) => [n, perRequest(n)])) : undefined
       result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts), cache }
-      if (CACHE) result.cacheConfig = lastCacheConfig
+      if (CACHE) cacheConfig = events[events.length - 1].config
       console.log(`${serverLabel(name).padEnd(18)} ${route.key.padEnd(9)} ${Math.round(m).toLocaleString('en-US').padStart(9)} instructions/request` +
         ` (windows: ${counts.map((c) => Math.round(c / 100) / 10 + 'k').join(' ')}${settled(counts) ? '' : '; NOT settled'})` +
         (cache === undefined ? '' : `; ${MISS_EVENTS.map(([n]) => `${n} ${Math.round(cache[n])}`).join(', ')}, est. cycles ${Math.round(cache.cycles).toLocaleString('en-US')}`))
     }
-    return { version, out: result }
+    return { version, out: result, cacheConfig }
   } finally {
     child.removeAllListeners('exit')
     if (child.exitCode === null) process.kill(child.pid, 'SIGTERM') // only the child started here, by its PID
@@ -209,11 +213,12 @@ async function main () {
   const started = Date.now()
   const results = {}
   let version = ''
+  let cacheConfig
   // two servers at a time: counts do not depend on how busy the machine is, only the wall time does
   for (let i = 0; i < servers.length; i += 2) {
     const batch = servers.slice(i, i + 2)
     const done = await Promise.all(batch.map((s) => measure(s, node)))
-    batch.forEach((s, k) => { results[s] = done[k].out; version = done[k].version })
+    batch.forEach((s, k) => { results[s] = done[k].out; version = done[k].version; cacheConfig ??= done[k].cacheConfig })
   }
   const ref = servers.includes('bare') ? 'bare' : servers[0]
   console.log(`\nnode ${version}${NODE_FLAGS.length > 0 ? ' ' + NODE_FLAGS.join(' ') : ''}; warm-up 2 × ${WARMUP} requests per route; windows of ${REQUESTS} requests until ${STABLE_WINDOWS} in a row lie within ±${TOLERANCE * 100} % of their median (at most ${MAX_WINDOWS}); the median of those ${STABLE_WINDOWS}; ${Math.round((Date.now() - started) / 1000)} s\n`)
@@ -230,8 +235,7 @@ async function main () {
     console.log(`| ${route.label} | ${cells.join(' | ')} |`)
   }
   if (!CACHE) return
-  const config = results[ref].cacheConfig
-  if (config !== undefined) console.log(`\n${config}`)
+  if (cacheConfig !== undefined) console.log(`\n${cacheConfig}`)
   // per request: each simulated miss count, then the estimated cycles and their ratio to the reference
   console.log(`\nSimulated caches (valgrind's model of this CPU), per request; est. cycles = Ir + 10 × L1 misses + 100 × LL misses\n`)
   console.log(`| route | server | ${MISS_EVENTS.map(([, l]) => l).join(' | ')} | est. cycles | est. cycles / ${serverLabel(ref)} |`)

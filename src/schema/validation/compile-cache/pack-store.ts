@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { PACK_NAME_PATTERN, planPack, parsePack, readVerified, sameHeader, type EntryKind, type EntryLocation, type NewEntry, type ParsedPack } from './pack-format'
-import { whenWritesIdle } from './write-batch'
+import { flushAtEndOfTask } from './write-batch'
 
 /** A flush compacts when the directory would otherwise hold more packs than this. */
 export const MAX_PACKS = 8
@@ -66,7 +66,7 @@ class PackDirectory {
     this.begin()
     const buffered = this.pending.get(key)
     if (buffered !== undefined) return buffered.kind === kind ? buffered.content : undefined
-    const content = this.stored(key, kind)
+    const content = this.storedCopy(key, kind)?.content
     if (content !== undefined) this.used.add(key)
     return content
   }
@@ -78,10 +78,6 @@ class PackDirectory {
   }
 
   /** The first verified copy of `key` in the packs read (of `kind`, when given). */
-  private stored (key: string, kind?: EntryKind): string | undefined {
-    return this.storedCopy(key, kind)?.content
-  }
-
   private storedCopy (key: string, kind?: EntryKind): { kind: EntryKind, content: string } | undefined {
     const located = this.index.get(key)
     if (located === undefined) return undefined
@@ -99,7 +95,7 @@ class PackDirectory {
     if (this.open) return
     this.open = true
     this.scan()
-    whenWritesIdle(() => this.flush())
+    flushAtEndOfTask(() => this.flush())
   }
 
   private scan (): void {

@@ -1,7 +1,7 @@
 /**
  * When the schema cache writes: once per batch of compilations, not once per entry.
  *
- * A directory store that has read or buffered anything asks to be flushed (`whenWritesIdle`); the
+ * A directory store that has read or buffered anything asks to be flushed (`flushAtEndOfTask`); the
  * flush runs at the end of the current task (a microtask). ready() compiles every route in one
  * synchronous loop, so one boot writes one pack.
  */
@@ -19,7 +19,7 @@ function runWaiting (): void {
 }
 
 /** Runs `flush` once, at the end of this task. */
-export function whenWritesIdle (flush: () => void): void {
+export function flushAtEndOfTask (flush: () => void): void {
   waiting.push(flush)
   if (!scheduled) {
     scheduled = true
