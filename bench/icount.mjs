@@ -34,6 +34,10 @@
 //                                         an estimated cycle count (Ir + 10 × L1 misses + 100 × LL misses, the
 //                                         weighting of valgrind's manual); the cache sizes are valgrind's
 //                                         reading of this CPU. Windows settle on the instruction count.
+//   BENCH_ICOUNT_BRANCH=1                 also simulate branch prediction (callgrind --branch-sim=yes):
+//                                         conditional and indirect branches and their mispredictions per
+//                                         request (valgrind's simple predictor, not this CPU's: it ranks
+//                                         servers; a misprediction costs some 15–20 cycles on a current core)
 //   BENCH_ICOUNT_VALGRIND_FLAGS='--LL=524288,8,64'   more valgrind flags; with the cache simulation, a last
 //                                         level the size of one core's L2 (valgrind models two levels
 //                                         only, and its default last level is the shared L3)
@@ -70,10 +74,14 @@ const MAX_WINDOWS = Number(process.env.BENCH_ICOUNT_MAX_WINDOWS ?? 12)
 const NODE_FLAGS = (process.env.BENCH_ICOUNT_NODE_FLAGS ?? '--no-memory-reducer').split(' ').filter((f) => f !== '')
 const KEEP = process.env.BENCH_ICOUNT_KEEP || undefined
 const CACHE = process.env.BENCH_ICOUNT_CACHE === '1'
+const BRANCH = process.env.BENCH_ICOUNT_BRANCH === '1'
 const VALGRIND_FLAGS = (process.env.BENCH_ICOUNT_VALGRIND_FLAGS ?? '').split(' ').filter((f) => f !== '')
 /** callgrind's event names with --cache-sim=yes, and how they are reported. */
 const MISS_EVENTS = [['I1mr', 'I1 misses'], ['D1mr', 'D1 read misses'], ['D1mw', 'D1 write misses'], ['ILmr', 'LL instruction misses'], ['DLmr', 'LL read misses'], ['DLmw', 'LL write misses']]
 /** valgrind's manual estimate of cycles from the simulated events. */
+/** callgrind's event names with --branch-sim=yes. */
+const BRANCH_EVENTS = [['Bc', 'conditional branches'], ['Bcm', 'conditional mispredicted'], ['Bi', 'indirect branches'], ['Bim', 'indirect mispredicted']]
+const SIMULATED = [...(CACHE ? MISS_EVENTS : []), ...(BRANCH ? BRANCH_EVENTS : [])]
 const estimatedCycles = (e) => e.Ir + 10 * (e.I1mr + e.D1mr + e.D1mw) + 100 * (e.ILmr + e.DLmr + e.DLmw)
 
 /** Sends `n` requests for `route` over 4 keep-alive connections; rejects on an unexpected status. */
@@ -153,7 +161,7 @@ async function measure (name, node) {
   const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'trellis-icount-'))
   const out = join(dir, `cg.${name}.out`)
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--dump-instr=no', '--compress-strings=no',
-    ...(CACHE ? ['--cache-sim=yes'] : []), ...VALGRIND_FLAGS,
+    ...(CACHE ? ['--cache-sim=yes'] : []), ...(BRANCH ? ['--branch-sim=yes'] : []), ...VALGRIND_FLAGS,
     node, ...NODE_FLAGS, serverMain, '--server', name], { stdio: ['ignore', KEEP === undefined ? 'ignore' : 'pipe', 'ignore', 'ipc'], cwd: dir })
   // BENCH_ICOUNT_KEEP: the server's output (e.g. BENCH_ICOUNT_NODE_FLAGS='--trace-gc --trace-deopt') with a line per window
   if (KEEP !== undefined) child.stdout.pipe(createWriteStream(join(dir, `${name}.log`)))
@@ -191,12 +199,12 @@ async function measure (name, node) {
       const spread = (Math.max(...last) - Math.min(...last)) / m
       // per event, the median over the same last windows
       const perRequest = (name) => median(events.slice(-STABLE_WINDOWS).map((e) => e[name] / REQUESTS))
-      const cache = CACHE ? Object.fromEntries(['cycles', ...MISS_EVENTS.map(([n]) => n)].map((n) => [n, perRequest(n)])) : undefined
-      result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts), cache }
+      const sim = SIMULATED.length > 0 ? Object.fromEntries([...(CACHE ? ['cycles'] : []), ...SIMULATED.map(([n]) => n)].map((n) => [n, perRequest(n)])) : undefined
+      result[route.key] = { median: m, spread, windows: counts.length, stable: settled(counts), sim }
       if (CACHE) cacheConfig = events[events.length - 1].config
       console.log(`${serverLabel(name).padEnd(18)} ${route.key.padEnd(9)} ${Math.round(m).toLocaleString('en-US').padStart(9)} instructions/request` +
         ` (windows: ${counts.map((c) => Math.round(c / 100) / 10 + 'k').join(' ')}${settled(counts) ? '' : '; NOT settled'})` +
-        (cache === undefined ? '' : `; ${MISS_EVENTS.map(([n]) => `${n} ${Math.round(cache[n])}`).join(', ')}, est. cycles ${Math.round(cache.cycles).toLocaleString('en-US')}`))
+        (sim === undefined ? '' : `; ${SIMULATED.map(([n]) => `${n} ${Math.round(sim[n])}`).join(', ')}` + (CACHE ? `, est. cycles ${Math.round(sim.cycles).toLocaleString('en-US')}` : '')))
     }
     return { version, out: result, cacheConfig }
   } finally {
@@ -234,6 +242,19 @@ async function main () {
       ...ratioNames.map(([a, b]) => (results[a][route.key].median / results[b][route.key].median).toFixed(3))]
     console.log(`| ${route.label} | ${cells.join(' | ')} |`)
   }
+  if (BRANCH) {
+    console.log(`\nSimulated branch prediction (valgrind's predictor), per request\n`)
+    console.log(`| route | server | ${BRANCH_EVENTS.map(([, l]) => l).join(' | ')} | mispredicted, all | mispredicted / ${serverLabel(ref)} |`)
+    console.log(`|---|---|${BRANCH_EVENTS.map(() => '---:').join('|')}|---:|---:|`)
+    const mispredicted = (b) => b.Bcm + b.Bim
+    for (const route of routes) {
+      for (const s of servers) {
+        const b = results[s][route.key].sim
+        console.log(`| ${route.label} | ${serverLabel(s)} | ${BRANCH_EVENTS.map(([n]) => Math.round(b[n]).toLocaleString('en-US')).join(' | ')} | ` +
+          `${Math.round(mispredicted(b)).toLocaleString('en-US')} | ${(mispredicted(b) / mispredicted(results[ref][route.key].sim)).toFixed(3)} |`)
+      }
+    }
+  }
   if (!CACHE) return
   if (cacheConfig !== undefined) console.log(`\n${cacheConfig}`)
   // per request: each simulated miss count, then the estimated cycles and their ratio to the reference
@@ -242,9 +263,9 @@ async function main () {
   console.log(`|---|---|${MISS_EVENTS.map(() => '---:').join('|')}|---:|---:|`)
   for (const route of routes) {
     for (const s of servers) {
-      const c = results[s][route.key].cache
+      const c = results[s][route.key].sim
       console.log(`| ${route.label} | ${serverLabel(s)} | ${MISS_EVENTS.map(([n]) => Math.round(c[n]).toLocaleString('en-US')).join(' | ')} | ` +
-        `${Math.round(c.cycles).toLocaleString('en-US')} | ${(c.cycles / results[ref][route.key].cache.cycles).toFixed(3)} |`)
+        `${Math.round(c.cycles).toLocaleString('en-US')} | ${(c.cycles / results[ref][route.key].sim.cycles).toFixed(3)} |`)
     }
   }
 }

@@ -52,10 +52,27 @@ export function startChild (name, node, cpu, nodeArgs = []) {
 
 /** CPU time (µs) the server process has used so far. */
 export function askCpu (child) {
+  return askUsage(child).then((u) => u.cpu)
+}
+
+/**
+ * The server process's resource counters, read by the process itself: CPU µs (user + system, and
+ * each), minor page faults, voluntary and involuntary context switches. Differences around a
+ * measurement divided by its requests say where a server's time per request goes besides its own code.
+ */
+export function askUsage (child) {
   return new Promise((resolve) => {
-    child.once('message', (msg) => resolve(msg.cpu))
+    child.once('message', (msg) => resolve(msg))
     child.send('cpu')
   })
+}
+
+/** `after - before` for every counter askUsage reports, divided by `requests`. */
+export function usagePerRequest (before, after, requests) {
+  const n = Math.max(1, requests)
+  const out = {}
+  for (const key of Object.keys(after)) out[key] = (after[key] - before[key]) / n
+  return out
 }
 
 export function stopChild (child) {

@@ -16,7 +16,9 @@
 //   servers taking turns (the order rotates each round);
 // - per measurement: req/s, latency p50/p99, and the server's CPU time (user + system, read from the
 //   server process itself) divided by the requests answered = CPU µs/request, the figure least
-//   disturbed by other load on the machine;
+//   disturbed by other load on the machine; the same for user and system time apart, minor page
+//   faults and context switches (process.resourceUsage()), so a gap in CPU can be placed in the
+//   server's own code (user) or in the kernel on its behalf (system: socket I/O, page faults);
 // - reported: medians over the rounds, and ratios trellis/other as the median of per-round ratios
 //   (req/s ratio: > 1 means trellis is faster; CPU ratio = other's µs/req ÷ trellis's: > 1 means
 //   trellis spends less CPU per request).
@@ -47,7 +49,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ROUTES, SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
-import { askCpu, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, wrkLoadGen } from './processes.mjs'
+import { askUsage, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, usagePerRequest, wrkLoadGen } from './processes.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -57,7 +59,10 @@ async function runChild (name) {
   process.send({ port, version: process.version })
   // the parent asks for this process's CPU time around each measurement (µs, user + system)
   process.on('message', (msg) => {
-    if (msg === 'cpu') { const u = process.cpuUsage(); process.send({ cpu: u.user + u.system }) }
+    if (msg === 'cpu') {
+      const u = process.resourceUsage()
+      process.send({ cpu: u.userCPUTime + u.systemCPUTime, user: u.userCPUTime, system: u.systemCPUTime, minflt: u.minorPageFault, vcsw: u.voluntaryContextSwitches, ivcsw: u.involuntaryContextSwitches })
+    }
     // bench/icount.mjs with BENCH_ICOUNT_KEEP: a line in the server's output between measured windows (beside --trace-gc etc.)
     if (msg !== null && typeof msg === 'object' && typeof msg.mark === 'string') console.log(`=== ${msg.mark}`)
     if (msg === 'profile:start' || msg === 'profile:stop') profileCommand(msg).then((reply) => process.send(reply), (err) => process.send({ error: String(err) }))
@@ -155,6 +160,18 @@ function report (samples, meta) {
       lines.push(`| ${route.label} | ${serverLabel(s)} | ${fmt(median(xs.map((x) => x.rps)))} | ${xs.map((x) => fmt(x.rps)).join(' / ')} | ${fmt(median(xs.map((x) => x.cpu)), 1)} | ${fmt(median(xs.map((x) => x.p50)), 2)} | ${fmt(median(xs.map((x) => x.p99)), 2)} | ${bad} |`)
     }
   }
+  lines.push('')
+  lines.push('Where each server\'s CPU goes (medians over the rounds, per request; faults and context switches per 1,000 requests):')
+  lines.push('')
+  lines.push('| route | server | user µs | system µs | minor page faults | voluntary ctx switches | involuntary ctx switches |')
+  lines.push('|---|---|---:|---:|---:|---:|---:|')
+  for (const route of routes) {
+    for (const s of servers) {
+      const xs = samples[s][route.key].map((x) => x.usage)
+      const per = (key, scale, digits) => fmt(median(xs.map((u) => u[key] * scale)), digits)
+      lines.push(`| ${route.label} | ${serverLabel(s)} | ${per('user', 1, 1)} | ${per('system', 1, 1)} | ${per('minflt', 1000, 1)} | ${per('vcsw', 1000, 1)} | ${per('ivcsw', 1000, 1)} |`)
+    }
+  }
   const table = lines.join('\n')
   const heading = `## Whole server, Node ${meta.nodeMajor} (npm run bench)`
   const section = [
@@ -234,10 +251,11 @@ async function runParent () {
       for (const route of routes) {
         const order = running.map((_, k) => running[(k + round) % running.length])
         for (const { name, url, child } of order) {
-          const cpuBefore = await askCpu(child)
+          const before = await askUsage(child)
           const r = await loadGen.load(url, route, DURATION)
-          const cpu = (await askCpu(child) - cpuBefore) / Math.max(1, r.total)
-          ;(samples[name][route.key] ??= []).push({ ...r, cpu })
+          const usage = usagePerRequest(before, await askUsage(child), r.total)
+          const cpu = usage.cpu
+          ;(samples[name][route.key] ??= []).push({ ...r, cpu, usage })
           console.log(`round ${round + 1}/${ROUNDS}  ${route.key.padEnd(8)} ${serverLabel(name).padEnd(16)} ${fmt(r.rps).padStart(7)} req/s  ${fmt(cpu, 1).padStart(5)} µs/req  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms` +
             (r.errors > 0 ? `  errors ${r.errors}` : '') + (route.status === 200 && r.non2xx > 0 ? `  non-2xx ${r.non2xx}` : ''))
         }
