@@ -7,6 +7,12 @@
  * custom strategy) the table is switched off for good, since find-my-way may then refuse an
  * unconstrained route to a request that carries a constraint value. The handler gets what
  * find-my-way would give it: a fresh null-prototype params object and the querystring parser's result.
+ *
+ * The table is indexed by path length, then compared: a request's URL is a new string each time, and
+ * a Map keyed by it would hash every character of it on every request (V8 caches a string's hash,
+ * but this string is never seen again); an array index and one string comparison cost less. A length
+ * shared by more than {@link SCAN_LIMIT} paths gets a Map of its own, so a server with a thousand
+ * routes of one length still pays one lookup.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RouteContext } from './route-context'
@@ -14,6 +20,65 @@ import type { RouteContext } from './route-context'
 type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
 
 interface StaticEntry { handler: Handler; store: RouteContext }
+
+/** Paths of one length compared one by one up to this many; more go into a Map. */
+const SCAN_LIMIT = 8
+
+/** The entries of one method whose paths have one length: a short list, or a Map beyond SCAN_LIMIT. */
+class SameLength {
+  paths: string[] = []
+  entries: StaticEntry[] = []
+  map: Map<string, StaticEntry> | null = null
+
+  get (path: string): StaticEntry | undefined {
+    if (this.map !== null) return this.map.get(path)
+    const paths = this.paths
+    for (let i = 0; i < paths.length; i++) if (paths[i] === path) return this.entries[i]
+    return undefined
+  }
+
+  set (path: string, entry: StaticEntry): void {
+    if (this.map !== null) { this.map.set(path, entry); return }
+    const i = this.paths.indexOf(path)
+    if (i !== -1) { this.entries[i] = entry; return }
+    this.paths.push(path)
+    this.entries.push(entry)
+    if (this.paths.length > SCAN_LIMIT) this.map = new Map(this.paths.map((p, k) => [p, this.entries[k]]))
+  }
+
+  delete (path: string): void {
+    if (this.map !== null) { this.map.delete(path); return }
+    const i = this.paths.indexOf(path)
+    if (i === -1) return
+    this.paths.splice(i, 1)
+    this.entries.splice(i, 1)
+  }
+}
+
+/** One method's static routes, by path length. */
+class PathTable {
+  private readonly byLength: Array<SameLength | undefined> = []
+
+  get (path: string): StaticEntry | undefined {
+    const group = this.byLength[path.length]
+    return group === undefined ? undefined : group.get(path)
+  }
+
+  set (path: string, entry: StaticEntry): void {
+    let group = this.byLength[path.length]
+    if (group === undefined) {
+      // holes up to this length stay undefined (and read as such)
+      while (this.byLength.length < path.length) this.byLength.push(undefined)
+      group = new SameLength()
+      this.byLength[path.length] = group
+    }
+    group.set(path, entry)
+  }
+
+  delete (path: string): void {
+    this.byLength[path.length]?.delete(path)
+  }
+}
 
 /** find-my-way's params object for a route without parameters: empty, no prototype. */
 const EmptyParams = function EmptyParams () {} as unknown as new () => Record<string, string | undefined>
@@ -24,8 +89,8 @@ const NOT_LITERAL = /[:*(%#?;]/
 
 export class StaticRoutes {
   /** GET routes apart: most requests are GETs. null once switched off. */
-  private get: Map<string, StaticEntry> | null = new Map()
-  private byMethod: Map<string, Map<string, StaticEntry>> | null = new Map()
+  private get: PathTable | null = new PathTable()
+  private byMethod: Map<string, PathTable> | null = new Map()
 
   /**
    * @param defaultParser the parser is node's `querystring.parse`, whose result for an empty
@@ -39,7 +104,7 @@ export class StaticRoutes {
     if (path.charCodeAt(0) !== 47 || NOT_LITERAL.test(path) || path.includes('//')) return
     let table = this.byMethod.get(method)
     if (table === undefined) {
-      table = method === 'GET' ? this.get as Map<string, StaticEntry> : new Map()
+      table = method === 'GET' ? this.get as PathTable : new PathTable()
       this.byMethod.set(method, table)
     }
     table.set(path, { handler, store })

@@ -73,3 +73,30 @@ test('an explicit HEAD route replaces the automatic one on the fast path', async
   assert.equal(res.headers['x-from'], 'head')
   await app.close()
 })
+
+test('static paths sharing one length each reach their own route, past the point where the table switches to a map', async () => {
+  const app = trellis()
+  // 20 paths of one length (the table compares up to 8 one by one, then keys them), 3 of another, and one alone
+  const paths = [...Array.from({ length: 20 }, (_, i) => `/item-${String(i).padStart(2, '0')}`), '/x-1', '/x-2', '/x-3']
+  for (const path of paths) app.get(path, async () => ({ path }))
+  app.get('/a', async () => ({ path: '/a' }))
+  app.post('/item-00', async () => ({ posted: true }))
+  for (const path of [...paths, '/a']) {
+    const res = await app.inject(path + '?x=1')
+    assert.equal(res.statusCode, 200, path)
+    assert.deepEqual(res.json(), { path }, path)
+  }
+  assert.deepEqual((await app.inject({ method: 'POST', url: '/item-00' })).json(), { posted: true })
+  // same length, no such route; a length between two known ones; longer than any
+  for (const url of ['/item-20', '/item-0x', '/x-4', '/ab', '/item-000']) assert.equal((await app.inject(url)).statusCode, 404, url)
+  await app.close()
+})
+
+test('an explicit HEAD route replaces the automatic one among many paths of its length too', async () => {
+  const app = trellis()
+  for (let i = 0; i < 12; i++) app.get(`/page${i}`.padEnd(9, 'x'), async (_req, reply) => { reply.header('x-from', 'get'); return 'body' })
+  app.head('/page3xxx', async (_req, reply) => { reply.header('x-from', 'head'); return '' })
+  assert.equal((await app.inject({ method: 'HEAD', url: '/page3xxx' })).headers['x-from'], 'head')
+  assert.equal((await app.inject({ method: 'HEAD', url: '/page4xxx' })).headers['x-from'], 'get')
+  await app.close()
+})
