@@ -1,5 +1,5 @@
-// Bytes allocated per request, by allocation site: `node bench/alloc.mjs [route] [seconds]`
-// (after `npm run build`). Not part of CI.
+// Bytes allocated per request, by allocation site: `npm run bench:alloc -- [route] [seconds]`
+// (or `node bench/alloc.mjs` after `npm run build`). Not part of CI.
 //
 // Each server of bench/servers.mjs (BENCH_SERVERS, default bare,trellis) runs in its own process,
 // pinned like `npm run bench`; every GET route is loaded for 2 s first (the request path sees every
