@@ -78,10 +78,11 @@ const BRANCH = process.env.BENCH_ICOUNT_BRANCH === '1'
 const VALGRIND_FLAGS = (process.env.BENCH_ICOUNT_VALGRIND_FLAGS ?? '').split(' ').filter((f) => f !== '')
 /** callgrind's event names with --cache-sim=yes, and how they are reported. */
 const MISS_EVENTS = [['I1mr', 'I1 misses'], ['D1mr', 'D1 read misses'], ['D1mw', 'D1 write misses'], ['ILmr', 'LL instruction misses'], ['DLmr', 'LL read misses'], ['DLmw', 'LL write misses']]
-/** valgrind's manual estimate of cycles from the simulated events. */
 /** callgrind's event names with --branch-sim=yes. */
 const BRANCH_EVENTS = [['Bc', 'conditional branches'], ['Bcm', 'conditional mispredicted'], ['Bi', 'indirect branches'], ['Bim', 'indirect mispredicted']]
+/** The simulated events this run reports. */
 const SIMULATED = [...(CACHE ? MISS_EVENTS : []), ...(BRANCH ? BRANCH_EVENTS : [])]
+/** valgrind's manual estimate of cycles from the simulated events. */
 const estimatedCycles = (e) => e.Ir + 10 * (e.I1mr + e.D1mr + e.D1mw) + 100 * (e.ILmr + e.DLmr + e.DLmw)
 
 /** Sends `n` requests for `route` over 4 keep-alive connections; rejects on an unexpected status. */

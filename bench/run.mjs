@@ -62,7 +62,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 async function runChild (name) {
   const port = await startServer(name)
   process.send({ port, version: process.version })
-  // the parent asks for this process's CPU time around each measurement (µs, user + system)
+  // the parent asks for this process's counters around each measurement (CPU µs, user and system, page faults, context switches)
   process.on('message', (msg) => {
     if (msg === 'cpu') {
       const u = process.resourceUsage()
@@ -109,11 +109,11 @@ const pick = (env, all) => {
   if (process.env[env] === undefined || process.env[env] === '') return all
   const wanted = process.env[env].split(',').map((s) => s.trim())
   for (const w of wanted) if (!all.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${all.join(', ')})`)
-  return all.filter((x) => wanted.includes(x))
+  return [...new Set(wanted)]
 }
-// the order BENCH_SERVERS names them in is the order they start in (rotated each round with restarts)
-const servers = (process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(',').map((s) => s.trim()) : SERVER_NAMES).filter((s) => pick('BENCH_SERVERS', SERVER_NAMES).includes(s))
-const routes = ROUTES.filter((r) => pick('BENCH_ROUTES', ROUTES.map((x) => x.key)).includes(r.key))
+// in the order named: servers start in that order (rotated each round when restarting)
+const servers = pick('BENCH_SERVERS', SERVER_NAMES)
+const routes = pick('BENCH_ROUTES', ROUTES.map((x) => x.key)).map((key) => ROUTES.find((r) => r.key === key))
 
 // ------------------------------------------------------------------ checks before measuring
 async function fetchRoute (url, route, body = route.body) {
