@@ -61,9 +61,14 @@ export function askCpu (child) {
  * measurement divided by its requests say where a server's time per request goes besides its own code.
  */
 export function askUsage (child) {
-  return new Promise((resolve) => {
-    child.once('message', (msg) => resolve(msg))
-    child.send('cpu')
+  return askChild(child, 'cpu')
+}
+
+/** Sends `msg` to a server child (bench/run.mjs --server) and resolves to its answer; an answer with `error` rejects. */
+export function askChild (child, msg) {
+  return new Promise((resolve, reject) => {
+    child.once('message', (reply) => reply !== null && typeof reply === 'object' && reply.error !== undefined ? reject(new Error(reply.error)) : resolve(reply))
+    child.send(msg)
   })
 }
 

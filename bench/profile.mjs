@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROUTES, SERVER_NAMES } from './servers.mjs'
-import { askCpu, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, wrkLoadGen } from './processes.mjs'
+import { askChild as ask, askCpu, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, wrkLoadGen } from './processes.mjs'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => { const i = args.indexOf(name); if (i === -1) return fallback; const v = args[i + 1]; args.splice(i, 2); return v }
@@ -31,13 +31,6 @@ if (!SERVER_NAMES.includes(server) || route === undefined) {
   process.exit(2)
 }
 const seconds = Number(secondsArg ?? 5)
-
-function ask (child, msg) {
-  return new Promise((resolve, reject) => {
-    child.once('message', (reply) => reply.error !== undefined ? reject(new Error(reply.error)) : resolve(reply))
-    child.send(msg)
-  })
-}
 
 function where (url) {
   if (url === '') return 'native / V8'

@@ -70,25 +70,34 @@ async function runChild (name) {
     }
     // bench/icount.mjs with BENCH_ICOUNT_KEEP: a line in the server's output between measured windows (beside --trace-gc etc.)
     if (msg !== null && typeof msg === 'object' && typeof msg.mark === 'string') console.log(`=== ${msg.mark}`)
-    if (msg === 'profile:start' || msg === 'profile:stop') profileCommand(msg).then((reply) => process.send(reply), (err) => process.send({ error: String(err) }))
+    if (msg === 'profile:start' || msg === 'profile:stop' || msg === 'heap:start' || msg === 'heap:stop') profileCommand(msg).then((reply) => process.send(reply), (err) => process.send({ error: String(err) }))
   })
   process.on('disconnect', () => process.exit(0))
 }
 
-/** bench/profile.mjs: V8's CPU profiler around the measured window only (not startup or warm-up). */
+/**
+ * V8's profilers around the measured window only (not startup or warm-up): the CPU profiler for
+ * bench/profile.mjs ('profile:…'), the sampling heap profiler for bench/alloc.mjs ('heap:…', every
+ * allocation sampled, including objects the garbage collector has already freed).
+ */
 let inspectorSession = null
 async function profileCommand (msg) {
   const { Session } = await import('node:inspector')
   const post = (method, params) => new Promise((resolve, reject) => inspectorSession.post(method, params, (err, res) => err ? reject(err) : resolve(res)))
-  if (msg === 'profile:start') {
+  if (msg === 'profile:start' || msg === 'heap:start') {
     inspectorSession = new Session()
     inspectorSession.connect()
-    await post('Profiler.enable')
-    await post('Profiler.setSamplingInterval', { interval: 100 })
-    await post('Profiler.start')
+    if (msg === 'heap:start') {
+      await post('HeapProfiler.enable')
+      await post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+    } else {
+      await post('Profiler.enable')
+      await post('Profiler.setSamplingInterval', { interval: 100 })
+      await post('Profiler.start')
+    }
     return { started: true }
   }
-  const { profile } = await post('Profiler.stop')
+  const { profile } = await post(msg === 'heap:stop' ? 'HeapProfiler.stopSampling' : 'Profiler.stop')
   inspectorSession.disconnect()
   return { profile }
 }
@@ -264,9 +273,7 @@ async function runParent () {
     if (!RESTART) await startAll(servers, true)
     for (let round = 0; round < ROUNDS; round++) {
       if (RESTART) {
-        // fresh processes each round, started in a rotated order: on Node 20 a process's speed for
-        // its whole life varies by up to 1.3x between processes of the same code (docs/benchmarks.md,
-        // sixth round), so one process per server would make its ratios a draw
+        // fresh processes each round, started in a rotated order (why: the header above)
         for (const { child } of running) await stopChild(child)
         await startAll(rotated(servers, round), round === 0)
       }
