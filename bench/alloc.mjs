@@ -2,7 +2,7 @@
 // (or `node bench/alloc.mjs` after `npm run build`). Not part of CI.
 //
 // Each server of bench/servers.mjs (BENCH_SERVERS, default bare,trellis) runs in its own process,
-// pinned like `npm run bench` (the same child, bench/run.mjs --server); every GET route is loaded
+// pinned like `npm run bench` (the same child, bench/run.mjs --server); every route is loaded
 // for 2 s first (the request path sees every route's shapes), then one route (default hello) for N
 // seconds (default 5) with V8's sampling heap profiler on, counting objects the garbage collector
 // has already freed too. Printed: the sampled bytes per request and the sites (the JavaScript
@@ -43,9 +43,8 @@ async function main () {
   if (!hasCommand('wrk')) throw new Error('wrk not found (apt-get install -y wrk)')
   process.on('exit', killAllStarted)
   const [routeKey = 'hello', seconds = '5'] = process.argv.slice(2)
-  const gets = ROUTES.filter((r) => r.method === 'GET')
-  const route = gets.find((r) => r.key === routeKey)
-  if (route === undefined) throw new Error(`route: one of ${gets.map((r) => r.key).join(', ')}`)
+  const route = ROUTES.find((r) => r.key === routeKey)
+  if (route === undefined) throw new Error(`route: one of ${ROUTES.map((r) => r.key).join(', ')}`)
   const servers = (process.env.BENCH_SERVERS || 'bare,trellis').split(',')
   for (const s of servers) if (!SERVER_NAMES.includes(s)) throw new Error(`unknown server ${s}`)
   const top = Number(process.env.BENCH_ALLOC_TOP ?? 25)
@@ -58,7 +57,7 @@ async function main () {
       const { child, port, version } = await startChild(name, node, plan.server)
       const url = `http://127.0.0.1:${port}`
       try {
-        for (const r of gets) await loadGen.load(url, r, 2)
+        for (const r of ROUTES) await loadGen.load(url, r, 2)
         await askChild(child, 'heap:start')
         const { total: requests } = await loadGen.load(url, route, Number(seconds))
         const sites = bySite((await askChild(child, 'heap:stop')).profile.head)

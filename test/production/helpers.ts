@@ -4,7 +4,7 @@
  * HTTP requests, and finding optional system binaries (nginx, redis-server).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -110,9 +110,24 @@ export function request (port: number, path: string, options: { agent?: http.Age
   })
 }
 
-/** A temp dir holding the given files. */
+const tempDirs: string[] = []
+process.on('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
+})
+
+/**
+ * A new directory under the system temp dir, removed with everything in it when the test process
+ * exits (node:test runs each file in a process of its own), so test runs leave nothing behind.
+ */
+export function tempDir (prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  tempDirs.push(dir)
+  return dir
+}
+
+/** A temp dir holding the given files (removed when the test process exits). */
 export function tempApp (files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-prod-'))
+  const dir = tempDir('trellis-prod-')
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
   return dir
 }

@@ -4,11 +4,10 @@
  * PID and stops it by that PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sleep } from './helpers'
+import { sleep, tempDir } from './helpers'
 
 /** The proxy part of the config, the same shape docs/deployment.md recommends. */
 export function nginxConfig (dir: string, listenPort: number, upstreamPorts: number[]): string {
@@ -55,7 +54,7 @@ ${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
 export interface Nginx { port: number; child: ChildProcess; stop: () => Promise<void>; errorLog: () => string }
 
 export async function startNginx (binary: string, listenPort: number, upstreamPorts: number[]): Promise<Nginx> {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-nginx-'))
+  const dir = tempDir('trellis-nginx-')
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, listenPort, upstreamPorts))
   // -e: the startup error log before the config is read (else /var/log/nginx/error.log)
   const child = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })

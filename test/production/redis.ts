@@ -3,16 +3,15 @@
  * no persistence, in the foreground so the test owns its PID and stops it by that PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import net from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sleep } from './helpers'
+import { sleep, tempDir } from './helpers'
 
 export interface RedisServer { port: number; child: ChildProcess; stop: (signal?: NodeJS.Signals) => Promise<void> }
 
 export async function startRedis (binary: string, port: number): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-redis-'))
+  const dir = tempDir('trellis-redis-')
   writeFileSync(join(dir, 'redis.conf'), [
     `port ${port}`, 'bind 127.0.0.1', 'protected-mode yes', 'daemonize no', `dir ${dir}`,
     'save ""', 'appendonly no', `logfile ${join(dir, 'redis.log')}`, `pidfile ${join(dir, 'redis.pid')}`
