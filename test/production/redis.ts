@@ -3,7 +3,7 @@
  * no persistence, in the foreground so the test owns its PID and stops it by that PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { join } from 'node:path'
 import { sleep, tempDir } from './helpers'
@@ -23,7 +23,7 @@ export async function startRedis (binary: string, port: number): Promise<RedisSe
   }
   const deadline = Date.now() + 10000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited at start (see ${dir}/redis.log)`)
+    if (child.exitCode !== null) throw new Error(`redis-server exited at start: ${readLog(join(dir, 'redis.log'))}`)
     const up = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true) })
       s.on('error', () => resolve(false))
@@ -33,4 +33,9 @@ export async function startRedis (binary: string, port: number): Promise<RedisSe
     await sleep(50)
   }
   return { port, child, stop }
+}
+
+/** The server's log, quoted in an error: the temp dir holding it is gone once the test process exits. */
+function readLog (file: string): string {
+  try { return readFileSync(file, 'utf8') } catch { return '(no log written)' }
 }
