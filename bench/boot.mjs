@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { median } from './stats.mjs'
 
 const require = createRequire(import.meta.url)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -115,12 +116,6 @@ async function child (name, scenario) {
   if (res.statusCode !== 200) throw new Error(`${name} ${scenario}: POST /r7 answered ${res.statusCode} ${res.body}`)
   await app.close()
   process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, rss }) + '\n')
-}
-
-function median (xs) {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
 function runChild (name, scenario, env) {

@@ -49,6 +49,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ROUTES, SERVER_NAMES, serverLabel, BASELINE } from './servers.mjs'
 import { hasCommand, nodeBinary } from './processes.mjs'
+import { median } from './stats.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const serverMain = join(root, 'bench', 'run.mjs')
@@ -142,12 +143,6 @@ function readDump (dir, prefix, label) {
     return events
   }
   throw new Error(`no callgrind dump for ${label} in ${dir}`)
-}
-
-/** Median of a list of numbers. */
-function median (xs) {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
 /** Whether the last STABLE_WINDOWS counts lie within TOLERANCE of their median. */

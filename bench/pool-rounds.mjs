@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ROUTES } from './servers.mjs'
+import { median } from './stats.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -41,10 +42,6 @@ function fromDoc (heading) {
   return rows
 }
 
-const median = (sorted) => sorted.length % 2 === 1
-  ? sorted[sorted.length >> 1]
-  : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
-
 const runs = []
 const args = process.argv.slice(2)
 for (let i = 0; i < args.length; i++) {
@@ -65,7 +62,7 @@ for (const { key } of ROUTES) {
       if (s?.trellis === undefined || s[other] === undefined) continue
       const ratios = s.trellis.map((v, i) => v / s[other][i])
       pooled.push(...ratios)
-      perRun.push(median([...ratios].sort((a, b) => a - b)))
+      perRun.push(median(ratios))
     }
     if (pooled.length === 0) continue
     pooled.sort((a, b) => a - b)

@@ -54,6 +54,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ROUTES, SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
+import { median } from './stats.mjs'
 import { askUsage, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, usagePerRequest, wrkLoadGen } from './processes.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -143,7 +144,6 @@ async function checkServer (name, url, outputs) {
 }
 
 // ------------------------------------------------------------------ report
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2 }
 const fmt = (n, digits = 0) => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–'
 
 function report (samples, meta) {
