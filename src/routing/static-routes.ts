@@ -43,7 +43,12 @@ class SameLength {
     if (i !== -1) { this.entries[i] = entry; return }
     this.paths.push(path)
     this.entries.push(entry)
-    if (this.paths.length > SCAN_LIMIT) this.map = new Map(this.paths.map((p, k) => [p, this.entries[k]]))
+    if (this.paths.length > SCAN_LIMIT) {
+      // from here on the Map alone holds them
+      this.map = new Map(this.paths.map((p, k) => [p, this.entries[k]]))
+      this.paths = []
+      this.entries = []
+    }
   }
 
   delete (path: string): void {
