@@ -21,7 +21,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import plugin from './plugin'
-import { createError } from './errors'
+import { createError } from './base/errors'
 import type { TrellisInstance } from './types/instance'
 import type { TrellisRequest as TypedRequest } from './types/request'
 import type { TrellisReply as TypedReply } from './types/reply'

@@ -6,11 +6,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import diagnosticsChannel from 'node:diagnostics_channel'
-import { resolveOptions, initialConfig, type TrellisOptions as OptionsInput } from './options'
+import { resolveOptions, initialConfig } from './instance/options'
+import type { TrellisOptions as OptionsInput } from './base/option-types'
 import { createLogger } from './server/logger'
 import { createServer } from './server/listen'
-import { TrellisInstance as InstanceClass } from './instance'
-import { defineOwnAccessors } from './instance-fastify4x'
+import { TrellisInstance as InstanceClass, defineOwnAccessors } from './instance/instance'
 import type * as http from 'node:http'
 import type * as https from 'node:https'
 import type * as http2 from 'node:http2'
@@ -19,14 +19,14 @@ import type { RawRequestDefaultExpression, RawReplyDefaultExpression } from './t
 import type { BaseLogger, LoggerInstance } from './types/logger'
 import type { TypeProvider, TypeProviderDefault } from './types/type-provider'
 import type { TrellisOptions, HttpsOptions, Http2Options, Http2SecureOptions } from './types/server-options'
-import { RootState } from './context/root'
-import { Context } from './context/context'
+import { AppState } from './context/app-state'
+import { PluginContext } from './context/plugin-context'
 import { ContentTypeParsers } from './lifecycle/content-type-parsers'
 import type { SchemaBucketFactory } from './schema/store'
 import { rootErrorHandler } from './lifecycle/error-handling'
 import { bindClientErrorHandler } from './server/client-error'
-import { errorCodes } from './errors'
-import { VERSION } from './version'
+import { errorCodes } from './base/errors'
+import { VERSION } from './base/version'
 
 export * from './types/public'
 export type { Logger } from './server/logger'
@@ -42,8 +42,8 @@ export type { SchemaToType, SchemaDepth } from './types/schema-to-type'
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface SchemaRegistry {}
-export type { ErrorCode, TrellisErrorClass, TrellisErrorInstance } from './errors'
-export { errorCodes, createError } from './errors'
+export type { ErrorCode, TrellisErrorClass, TrellisErrorInstance } from './base/errors'
+export { errorCodes, createError } from './base/errors'
 export { VERSION as version }
 
 /** The instance the factory returns: typed by server, request, reply, logger and type provider; awaitable while loading. */
@@ -65,16 +65,16 @@ function trellis (input?: object): unknown {
   const log = createLogger(resolved.logger)
   const instance = new InstanceClass()
   defineOwnAccessors(instance as never)
-  const root = new RootState(resolved, log, instance)
-  root.initialConfig = initialConfig(resolved)
+  const app = new AppState(resolved, log, instance)
+  app.initialConfig = initialConfig(resolved)
   const parsers = new ContentTypeParsers({
     bodyLimit: resolved.bodyLimit,
     onProtoPoisoning: resolved.onProtoPoisoning,
     onConstructorPoisoning: resolved.onConstructorPoisoning,
     jsonDepthLimit: resolved.jsonDepthLimit
   })
-  const context = new Context(root, null, instance, 'root', '', parsers, rootErrorHandler, log)
-  root.rootContext = context
+  const context = new PluginContext(app, null, instance, 'root', '', parsers, rootErrorHandler, log)
+  app.rootContext = context
   if (resolved.schemaErrorFormatter !== undefined) context.schemaErrorFormatter = resolved.schemaErrorFormatter.bind(instance)
   if (resolved.schemaController !== undefined) {
     const controller = resolved.schemaController as { bucket?: SchemaBucketFactory }
@@ -83,16 +83,16 @@ function trellis (input?: object): unknown {
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (root.isReady) { root.dispatch(req, res); return }
-    instance.ready().then(() => root.dispatch(req, res), (err: Error) => {
+    if (app.isReady) { app.dispatcher.dispatch(req, res); return }
+    instance.ready().then(() => app.dispatcher.dispatch(req, res), (err: Error) => {
       log.error({ err }, 'request received before the server could start')
       res.statusCode = 500
       res.end()
     })
   }
-  root.server = createServer(resolved, listener)
-  if (resolved.clientErrorHandler !== undefined) root.server.on('clientError', resolved.clientErrorHandler.bind(instance))
-  else bindClientErrorHandler(root.server, log)
+  app.server = createServer(resolved, listener)
+  if (resolved.clientErrorHandler !== undefined) app.server.on('clientError', resolved.clientErrorHandler.bind(instance))
+  else bindClientErrorHandler(app.server, log)
   // APM tools subscribe to this channel to instrument every new instance (as with Fastify 4.3)
   const initChannel = diagnosticsChannel.channel('fastify.initialization')
   if (initChannel.hasSubscribers) initChannel.publish({ fastify: instance })

@@ -16,9 +16,9 @@
  */
 import { stringify as toYaml } from 'yaml'
 import plugin from './plugin'
-import { createError } from './errors'
+import { createError } from './base/errors'
 import type { TrellisInstance } from './types/instance'
-import { routeTable } from './routing/route-table'
+import { routeTable } from './context/route-table'
 import { buildDocument } from './openapi/document'
 import { DOCS_CSP, docsPage, initScript, loadUiAssets } from './openapi/docs-page'
 import type { OpenApiOptions } from './openapi/options'
@@ -42,7 +42,7 @@ declare module './types/instance' {
   }
 }
 
-declare module './routing/types' {
+declare module './types/schema' {
   interface RouteSchemaOptions {
     /** Leave the route out of the OpenAPI document. */
     hide?: boolean

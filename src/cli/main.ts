@@ -7,7 +7,7 @@ import { parseStartArgs, UsageError, type StartOptions } from './args'
 import { usage, startUsage } from './help'
 import { runPrimary } from './primary'
 import { serve } from './serve'
-import { VERSION } from '../version'
+import { VERSION } from '../base/version'
 
 function fail (message: string): never {
   process.stderr.write(`trellis: ${message}\n`)

@@ -2,25 +2,24 @@
  * Loading the plugin tree: enqueueing `register` and `after`, loading nodes in order, creating a
  * child context per plugin (or reusing the parent's for skip-override plugins), and `ready()`.
  */
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import { loaderTimeoutError, untilDone } from './with-timeout'
-import { Context, contextOf } from './context'
-import type { RootState } from './root'
+import { PluginContext, contextOf } from './plugin-context'
+import type { AppState } from './app-state'
 import {
   PluginNode, callAfter, callPlugin, isSkipOverride, pluginMeta, pluginName, resolvePluginFunction, warnMixedStylePlugin,
   type AfterFn, type PluginFn
 } from './plugins'
 import { checkPluginMeta } from './plugin-meta'
 import { kDisplayName } from './symbols'
-import { buildNotFoundRoutes } from '../routing/not-found'
-import { buildRoute } from '../routing/routes'
+import { buildNotFoundRoutes, buildRoute } from './route-builder'
 
-export function currentNode (root: RootState): PluginNode {
-  return root.stack.length > 0 ? root.stack[root.stack.length - 1] : root.rootNode
+export function currentNode (app: AppState): PluginNode {
+  return app.stack.length > 0 ? app.stack[app.stack.length - 1] : app.rootNode
 }
 
-export function enqueuePlugin (root: RootState, owner: unknown, plugin: unknown, opts: unknown): void {
-  if (root.booted) throw new errorCodes.FST_ERR_ROOT_PLG_BOOTED('root plugin has already booted')
+export function enqueuePlugin (app: AppState, owner: unknown, plugin: unknown, opts: unknown): void {
+  if (app.booted) throw new errorCodes.FST_ERR_ROOT_PLG_BOOTED('root plugin has already booted')
   const isModulePromise = plugin !== null && typeof plugin === 'object' && typeof (plugin as PromiseLike<unknown>).then === 'function'
   const isModule = plugin !== null && typeof plugin === 'object' && typeof (plugin as { default?: unknown }).default === 'function'
   if (typeof plugin !== 'function' && !isModulePromise && !isModule) {
@@ -31,21 +30,21 @@ export function enqueuePlugin (root: RootState, owner: unknown, plugin: unknown,
   }
   // FSTWRN002 as the plugin is registered (its process 'warning' event then reaches listeners before ready() settles)
   warnMixedStylePlugin(plugin)
-  const parent = currentNode(root)
+  const parent = currentNode(app)
   parent.queue.push(new PluginNode('plugin', plugin as PluginFn, opts, parent, owner, typeof plugin === 'function' ? pluginName(plugin) : 'module'))
 }
 
-export function enqueueAfter (root: RootState, owner: unknown, fn: AfterFn): void {
-  const parent = currentNode(root)
+export function enqueueAfter (app: AppState, owner: unknown, fn: AfterFn): void {
+  const parent = currentNode(app)
   parent.queue.push(new PluginNode('after', fn, undefined, parent, owner, 'after'))
 }
 
 /** Loads what is queued so far in the plugin that is loading now (`await register(...)`, `after()`). */
-export function loadQueued (root: RootState): Promise<void> {
-  return drain(root, currentNode(root))
+export function loadQueued (app: AppState): Promise<void> {
+  return drain(app, currentNode(app))
 }
 
-function drain (root: RootState, node: PluginNode): Promise<void> {
+function drain (app: AppState, node: PluginNode): Promise<void> {
   const run = async (): Promise<void> => {
     // a load error stays with its level (as avvio's): later plugins there are skipped and every later
     // `after()`, `await` or ready() sees it, until an after callback that takes `err` handles it
@@ -54,20 +53,20 @@ function drain (root: RootState, node: PluginNode): Promise<void> {
       const child = node.queue.shift() as PluginNode
       if (child.kind === 'after') {
         child.instance = child.owner
-        root.stack.push(child)
+        app.stack.push(child)
         try {
           err = await callAfter(child.fn as AfterFn, err, child.owner)
         } finally {
-          root.stack.pop()
+          app.stack.pop()
         }
         if (err === null) {
-          try { await drain(root, child) } catch (e) { err = e as Error }
+          try { await drain(app, child) } catch (e) { err = e as Error }
         }
         continue
       }
       if (err !== null) continue
       try {
-        await loadPlugin(root, child)
+        await loadPlugin(app, child)
       } catch (e) {
         err = e as Error
       }
@@ -81,7 +80,7 @@ function drain (root: RootState, node: PluginNode): Promise<void> {
   return next
 }
 
-async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
+async function loadPlugin (app: AppState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
@@ -92,22 +91,23 @@ async function loadPlugin (root: RootState, node: PluginNode): Promise<void> {
   // as avvio: an options function is called with the instance the plugin runs in (its own child
   // context, or the parent for a wrapped plugin), so what it adds there is the plugin's own
   const instance = isSkipOverride(fn) ? node.owner : createChildInstance(parentContext, name, typeof node.opts === 'function' ? {} : (node.opts ?? {}) as Record<string, any>)
-  const opts = resolveOptions(node.opts, instance)
+  const opts = pluginOptions(node.opts, instance)
   if (isSkipOverride(fn) && typeof (fn as unknown as Record<symbol, unknown>)[kDisplayName] === 'string') parentContext.pluginNames.push(name)
   if (!isSkipOverride(fn) && metaName !== undefined) contextOf(instance).registeredPlugins.push(metaName)
   node.instance = instance
-  root.stack.push(node)
+  app.stack.push(node)
   try {
-    await callPlugin(fn, instance, opts, name, root.options.pluginTimeout)
+    await callPlugin(fn, instance, opts, name, app.options.pluginTimeout)
   } finally {
-    root.stack.pop()
+    app.stack.pop()
   }
   node.started = true
-  await drain(root, node)
+  await drain(app, node)
   node.finished = true
 }
 
-function resolveOptions (opts: unknown, owner: unknown): Record<string, any> {
+/** A plugin's options: the object given to register(), or what an options function returns for the plugin's instance. */
+function pluginOptions (opts: unknown, owner: unknown): Record<string, any> {
   const value = typeof opts === 'function' ? (opts as (instance: unknown) => unknown)(owner) : opts
   return (value ?? {}) as Record<string, any>
 }
@@ -121,9 +121,9 @@ export function buildPrefix (parentPrefix: string, pluginPrefix: unknown): strin
 }
 
 /** A child context and its instance: Object.create(parent instance), so decorators inherit. */
-export function createChildInstance (parent: Context, name: string, opts: Record<string, any>): unknown {
+export function createChildInstance (parent: PluginContext, name: string, opts: Record<string, any>): unknown {
   const instance = Object.create(parent.instance)
-  const context = new Context(parent.root, parent, instance, name, buildPrefix(parent.prefix, opts.prefix), parent.parsers.child(), parent.errorHandler, parent.log)
+  const context = new PluginContext(parent.app, parent, instance, name, buildPrefix(parent.prefix, opts.prefix), parent.parsers.child(), parent.errorHandler, parent.log)
   const serializers = opts.logSerializers !== null && typeof opts.logSerializers === 'object' ? opts.logSerializers as Record<string, (value: any) => unknown> : undefined
   if (serializers !== undefined) context.logSerializers = { ...parent.logSerializers, ...serializers }
   if (typeof opts.logLevel === 'string' || serializers !== undefined) {
@@ -139,68 +139,68 @@ export function createChildInstance (parent: Context, name: string, opts: Record
 }
 
 /** Loads the whole tree, builds 404s and routes, runs onReady hooks. Idempotent. */
-export function ready (root: RootState): Promise<void> {
-  if (root.readyPromise === null) {
-    root.readyPromise = (async () => {
+export function ready (app: AppState): Promise<void> {
+  if (app.readyPromise === null) {
+    app.readyPromise = (async () => {
       await new Promise<void>((resolve) => process.nextTick(resolve))
       try {
-        await drain(root, root.rootNode)
+        await drain(app, app.rootNode)
       } catch (err) {
-        callReadyWhileLoading(root, err as Error)
+        callReadyWhileLoading(app, err as Error)
         throw err
       }
-      root.booted = true
-      root.notFoundRoutes = buildNotFoundRoutes(root.rootContext)
-      for (const record of root.routes) buildRoute(record)
-      callReadyWhileLoading(root, null)
-      await runOnReady(root)
-      root.isReady = true
+      app.booted = true
+      app.dispatcher.notFoundRoutes = buildNotFoundRoutes(app.rootContext)
+      for (const record of app.routes) buildRoute(record)
+      callReadyWhileLoading(app, null)
+      await runOnReady(app)
+      app.isReady = true
     })()
-    root.readyPromise.catch(() => {})
+    app.readyPromise.catch(() => {})
   }
-  return root.readyPromise
+  return app.readyPromise
 }
 
 /**
  * close() before ready(): like avvio, the plugin tree still loads (so plugins can add onClose hooks
  * and see their context), but onReady hooks do not run. Waits for a ready() already under way.
  */
-export async function loadForClose (root: RootState): Promise<void> {
-  if (root.readyPromise !== null) { await root.readyPromise.catch(() => {}); return }
+export async function loadForClose (app: AppState): Promise<void> {
+  if (app.readyPromise !== null) { await app.readyPromise.catch(() => {}); return }
   await new Promise<void>((resolve) => process.nextTick(resolve))
-  await drain(root, root.rootNode).catch(() => {})
-  root.booted = true
+  await drain(app, app.rootNode).catch(() => {})
+  app.booted = true
 }
 
 /**
  * `ready(cb)` called by a plugin while the tree loads: as with avvio, the callback runs once the tree
  * has loaded, in call order, before the onReady hooks (it cannot wait for them: they may depend on it).
  */
-export function onTreeLoaded (root: RootState, cb: (err: Error | null) => void): void {
-  root.readyWhileLoading.push(cb)
+export function onTreeLoaded (app: AppState, cb: (err: Error | null) => void): void {
+  app.readyWhileLoading.push(cb)
 }
 
-function callReadyWhileLoading (root: RootState, err: Error | null): void {
-  const callbacks = root.readyWhileLoading.splice(0)
+function callReadyWhileLoading (app: AppState, err: Error | null): void {
+  const callbacks = app.readyWhileLoading.splice(0)
   for (const cb of callbacks) cb(err)
 }
 
-function collectHooks (context: Context, name: 'onReady' | 'onClose' | 'preClose', out: Array<{ context: Context; fn: (...a: any[]) => unknown }>): void {
+function collectHooks (context: PluginContext, name: 'onReady' | 'onClose' | 'preClose', out: Array<{ context: PluginContext; fn: (...a: any[]) => unknown }>): void {
   for (const fn of context[name]) out.push({ context, fn })
   for (const child of context.children) collectHooks(child, name, out)
 }
 
-async function runOnReady (root: RootState): Promise<void> {
-  const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
-  collectHooks(root.rootContext, 'onReady', hooks)
-  for (const { context, fn } of hooks) await runAppHook(fn, context.instance, [], root.options.pluginTimeout, 'onReady')
+async function runOnReady (app: AppState): Promise<void> {
+  const hooks: Array<{ context: PluginContext; fn: (...a: any[]) => unknown }> = []
+  collectHooks(app.rootContext, 'onReady', hooks)
+  for (const { context, fn } of hooks) await runAppHook(fn, context.instance, [], app.options.pluginTimeout, 'onReady')
 }
 
 /**
  * onListen hooks (Fastify 4.29), after the server listens: a context's hooks in order, then its
  * children's. Not awaited by listen(); a failing hook is logged and the next one runs.
  */
-export function runOnListen (context: Context): void {
+export function runOnListen (context: PluginContext): void {
   const hooks = context.onListen
   const instance = context.instance
   let i = 0
@@ -224,14 +224,14 @@ export function runOnListen (context: Context): void {
 }
 
 /** Whether any context has onListen hooks (listen() skips the walk otherwise). */
-export function hasOnListen (context: Context): boolean {
+export function hasOnListen (context: PluginContext): boolean {
   return context.onListen.length > 0 || context.children.some(hasOnListen)
 }
 
 /** preClose hooks (Fastify 4.29): parents before children, before the server closes; failures are logged. */
-export async function runPreClose (root: RootState): Promise<void> {
-  const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
-  collectHooks(root.rootContext, 'preClose', hooks)
+export async function runPreClose (app: AppState): Promise<void> {
+  const hooks: Array<{ context: PluginContext; fn: (...a: any[]) => unknown }> = []
+  collectHooks(app.rootContext, 'preClose', hooks)
   for (const { context, fn } of hooks) {
     try {
       await runAppHook(fn, context.instance, [], 0, 'preClose')
@@ -242,9 +242,9 @@ export async function runPreClose (root: RootState): Promise<void> {
 }
 
 /** onClose hooks: children before parents, like Fastify; each gets (instance, done). */
-export async function runOnClose (root: RootState): Promise<void> {
-  const hooks: Array<{ context: Context; fn: (...a: any[]) => unknown }> = []
-  collectHooks(root.rootContext, 'onClose', hooks)
+export async function runOnClose (app: AppState): Promise<void> {
+  const hooks: Array<{ context: PluginContext; fn: (...a: any[]) => unknown }> = []
+  collectHooks(app.rootContext, 'onClose', hooks)
   hooks.reverse()
   let firstError: Error | null = null
   for (const { context, fn } of hooks) {

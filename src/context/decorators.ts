@@ -4,14 +4,14 @@
  * reply decorators live on the context's Request/Reply prototypes, and value decorators are also
  * written on each instance by its constructor (one hidden class). Errors name the context chain.
  */
-import { errorCodes } from '../errors'
-import type { Context } from './context'
+import { errorCodes } from '../base/errors'
+import type { PluginContext } from './plugin-context'
 import type { FieldCarrier } from '../lifecycle/instance-fields'
-import { emitDeprecation } from '../warnings'
+import { emitDeprecation } from '../base/warnings'
 
 export type DecoratorTarget = 'instance' | 'request' | 'reply'
 
-function targetObject (context: Context, target: DecoratorTarget): any {
+function targetObject (context: PluginContext, target: DecoratorTarget): any {
   if (target === 'instance') return context.instance
   return target === 'request' ? context.Request.prototype : context.Reply.prototype
 }
@@ -23,16 +23,16 @@ function isGetterSetter (value: unknown): value is { getter?: () => unknown; set
 }
 
 /** A method or property of the instance class itself (the root instance's prototype chain). */
-function isInstanceApi (context: Context, name: string | symbol): boolean {
-  return name in Object.getPrototypeOf(context.root.rootContext.instance)
+function isInstanceApi (context: PluginContext, name: string | symbol): boolean {
+  return name in Object.getPrototypeOf(context.app.rootContext.instance)
 }
 
-export function decorate (context: Context, target: DecoratorTarget, name: unknown, value: unknown, dependencies?: unknown): void {
+export function decorate (context: PluginContext, target: DecoratorTarget, name: unknown, value: unknown, dependencies?: unknown): void {
   if (typeof name !== 'string' && typeof name !== 'symbol') throw new TypeError('The decorator name must be a string or a symbol')
   const object = targetObject(context, target)
   const label = String(name)
   // like Fastify, decorating is possible until the onReady hooks have run (an onReady hook may decorate)
-  if (context.root.isReady) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
+  if (context.app.isReady) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
   // Only this context's own decorators (and the instance API) conflict: a child may override what an ancestor defined.
   if (Object.prototype.hasOwnProperty.call(object, name) || (target === 'instance' && isInstanceApi(context, name))) {
     throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)
@@ -52,20 +52,20 @@ export function decorate (context: Context, target: DecoratorTarget, name: unkno
   }
   if (target === 'request') context.Request.decorated = true
   if (target === 'reply') context.Reply.decorated = true
-  const origins = context.root.decoratorOrigins
+  const origins = context.app.decoratorOrigins
   const key = target + ':' + label
   const list = origins.get(key) ?? []
   list.push(context.chain)
   origins.set(key, list)
 }
 
-function checkDependencies (context: Context, target: DecoratorTarget, label: string, dependencies: unknown): void {
+function checkDependencies (context: PluginContext, target: DecoratorTarget, label: string, dependencies: unknown): void {
   if (dependencies === undefined || dependencies === null) return
   if (!Array.isArray(dependencies)) throw new errorCodes.FST_ERR_DEC_DEPENDENCY_INVALID_TYPE(label)
   const object = targetObject(context, target)
   for (const dependency of dependencies) {
     if (dependency in object) continue
-    const definedIn = context.root.decoratorOrigins.get(target + ':' + String(dependency))
+    const definedIn = context.app.decoratorOrigins.get(target + ':' + String(dependency))
     const err = new errorCodes.FST_ERR_DEC_MISSING_DEPENDENCY(String(dependency))
     if (definedIn !== undefined) {
       err.message += ` It is not visible in ${context.chain}; it is defined in ${definedIn.join(', ')}.`
@@ -74,6 +74,6 @@ function checkDependencies (context: Context, target: DecoratorTarget, label: st
   }
 }
 
-export function hasDecorator (context: Context, target: DecoratorTarget, name: string | symbol): boolean {
+export function hasDecorator (context: PluginContext, target: DecoratorTarget, name: string | symbol): boolean {
   return name in targetObject(context, target)
 }

@@ -3,13 +3,13 @@
  * the framework version range, required plugins and required decorators, checked before load.
  */
 import { AssertionError } from 'node:assert'
-import { errorCodes } from '../errors'
-import type { Context } from './context'
+import { errorCodes } from '../base/errors'
+import type { PluginContext } from './plugin-context'
 import { pluginMeta } from './plugins'
 import { rcAcceptsOlder, satisfies } from './version-range'
-import { FASTIFY_COMPAT_VERSION } from '../version'
+import { FASTIFY_COMPAT_VERSION } from '../base/version'
 
-export function checkPluginMeta (fn: unknown, context: Context): void {
+export function checkPluginMeta (fn: unknown, context: PluginContext): void {
   const meta = pluginMeta(fn)
   if (meta === undefined || meta === null) return
   // the instance's version (an application or test may override it), as Fastify checks `this.version`

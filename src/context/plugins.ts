@@ -5,10 +5,10 @@
  * sit in the same queues, so they run exactly where they were called. `await instance.register(p)`
  * (and `await instance`) loads what is queued so far.
  */
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import { loaderTimeoutError, untilDone } from './with-timeout'
 import { kDisplayName, kPluginMeta, kSkipOverride } from './symbols'
-import { emitWarning } from '../warnings'
+import { emitWarning } from '../base/warnings'
 
 export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) => unknown
 

@@ -3,9 +3,9 @@
  * for the responses, with the route's compilers, else its context's, else the defaults built for
  * the context's shared schemas (or the schema controller's factories).
  */
-import type { Context } from './context'
-import type { RouteContext, RouteSchemaCompilers } from '../routing/route-context'
-import type { RouteOptions } from '../routing/routes'
+import type { BuiltCompiler, PluginContext } from './plugin-context'
+import type { RouteContext, RouteSchemaCompilers } from '../lifecycle/route-context'
+import type { RouteOptions } from '../routing/route-options'
 import {
   buildValidatorCompilerFromFactory, compileRouteValidators, warnMissingParts, createDefaultValidatorCompiler, defaultSchemaErrorFormatter,
   type RouteSchema, type ValidatorCompiler, type ValidatorCompilerFactory
@@ -21,35 +21,27 @@ import type { Rounding } from '../schema/serialization/runtime'
 
 const REQUEST_PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const
 
-export function compileRouteSchemas (context: Context, route: RouteContext, opts: RouteOptions, method: string, url: string): void {
+export function compileRouteSchemas (context: PluginContext, route: RouteContext, opts: RouteOptions, method: string, url: string): void {
   route.schemaErrorFormatter = opts.schemaErrorFormatter ?? context.schemaErrorFormatter ?? defaultSchemaErrorFormatter
   route.schemaCompilers = routeSchemaCompilers(context, opts)
   const schema = opts.schema as RouteSchema | undefined
   if (schema === undefined || schema === null) return
   warnMissingParts(schema, method, url)
   if (REQUEST_PARTS.some((part) => schema[part] !== undefined && schema[part] !== null)) {
-    const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? usedDefault(builtValidators, context, defaultValidatorCompiler(context))
+    const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? (context.routeCompilers.validator = defaultValidatorCompiler(context))
     route.validators = compileRouteValidators({ schema, method, url, compiler })
     route.validates = Object.values(route.validators).some((fn) => fn !== undefined)
   }
   if (schema.response !== undefined && schema.response !== null) {
-    const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? usedDefault(builtSerializers, context, defaultSerializerCompiler(context))
+    const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? (context.routeCompilers.serializer = defaultSerializerCompiler(context))
     route.serializers = serialization().compileResponseSerializers({ responseSchemas: schema.response as Record<string, unknown>, method, url, compiler })
   }
 }
 
-/** The default compilers a context's routes were built with (Fastify 4.3 sets them up at route build). */
-const builtValidators = new WeakMap<Context, ValidatorCompiler>()
-const builtSerializers = new WeakMap<Context, SerializerCompiler>()
-
-function usedDefault<T> (built: WeakMap<Context, T>, context: Context, compiler: T): T {
-  built.set(context, compiler)
-  return compiler
-}
-
-function nearestBuilt<T> (built: WeakMap<Context, T>, context: Context): T | undefined {
-  for (let c: Context | null = context; c !== null; c = c.parent) {
-    const hit = built.get(c)
+/** The default compiler of `kind` the routes of `context`, or of its nearest ancestor that has routes, were built with. */
+function nearestRouteCompiler<K extends 'validator' | 'serializer'> (context: PluginContext, kind: K): PluginContext['routeCompilers'][K] {
+  for (let c: PluginContext | null = context; c !== null; c = c.parent) {
+    const hit = c.routeCompilers[kind]
     if (hit !== undefined) return hit
   }
   return undefined
@@ -60,13 +52,13 @@ function nearestBuilt<T> (built: WeakMap<Context, T>, context: Context): T | und
  * `setValidatorCompiler`, else the default one routes of this context (or of the nearest ancestor
  * that has one) were built with; undefined before routes are built.
  */
-export function contextValidatorCompiler (context: Context): ValidatorCompiler | undefined {
-  return context.validatorCompiler ?? nearestBuilt(builtValidators, context)
+export function contextValidatorCompiler (context: PluginContext): ValidatorCompiler | undefined {
+  return context.validatorCompiler ?? nearestRouteCompiler(context, 'validator')
 }
 
 /** Same as {@link contextValidatorCompiler}, for `serializerCompiler`. */
-export function contextSerializerCompiler (context: Context): SerializerCompiler | undefined {
-  return context.serializerCompiler ?? nearestBuilt(builtSerializers, context)
+export function contextSerializerCompiler (context: PluginContext): SerializerCompiler | undefined {
+  return context.serializerCompiler ?? nearestRouteCompiler(context, 'serializer')
 }
 
 /**
@@ -74,7 +66,7 @@ export function contextSerializerCompiler (context: Context): SerializerCompiler
  * `reply.compileSerializationSchema`): the route's `validatorCompiler` / `serializerCompiler`
  * option, else the context's, resolved on first use.
  */
-export function routeSchemaCompilers (context: Context, opts: Pick<RouteOptions, 'validatorCompiler' | 'serializerCompiler'>): RouteSchemaCompilers {
+export function routeSchemaCompilers (context: PluginContext, opts: Pick<RouteOptions, 'validatorCompiler' | 'serializerCompiler'>): RouteSchemaCompilers {
   const ownValidator = opts.validatorCompiler as ValidatorCompiler | undefined
   const ownSerializer = opts.serializerCompiler as SerializerCompiler | undefined
   return {
@@ -83,46 +75,41 @@ export function routeSchemaCompilers (context: Context, opts: Pick<RouteOptions,
   }
 }
 
-interface FactoryBuilt<C> { factory: unknown, count: number, compiler: C }
-const factoryValidators = new WeakMap<Context, FactoryBuilt<ValidatorCompiler>>()
-const factorySerializers = new WeakMap<Context, FactoryBuilt<SerializerCompiler>>()
-const defaultValidators = new WeakMap<Context, FactoryBuilt<ValidatorCompiler>>()
-
 /**
  * Like Fastify 4.3: a schema controller's factory (or the default compiler) builds one compiler per
  * context, again only if schemas were added since (or the factory changed), not one per route.
  */
-function builtOnce<C> (cache: WeakMap<Context, FactoryBuilt<C>>, context: Context, factory: unknown, count: number, build: () => C): C {
-  const cached = cache.get(context)
+function builtOnce<K extends keyof PluginContext['builtCompilers'], C> (context: PluginContext, slot: K, factory: unknown, count: number, build: () => C): C {
+  const cached = context.builtCompilers[slot] as BuiltCompiler<C> | undefined
   if (cached !== undefined && cached.factory === factory && cached.count === count) return cached.compiler
   const compiler = build()
-  cache.set(context, { factory, count, compiler })
+  ;(context.builtCompilers as Record<K, BuiltCompiler<C>>)[slot] = { factory, count, compiler }
   return compiler
 }
 
-export function defaultValidatorCompiler (context: Context): ValidatorCompiler {
+export function defaultValidatorCompiler (context: PluginContext): ValidatorCompiler {
   if (context.validatorCompiler !== null) return context.validatorCompiler
   const shared = context.schemas.getAll()
   const factory = context.schemaController?.compilersFactory?.buildValidator as ValidatorCompilerFactory | undefined
   if (factory !== undefined && factory !== null) {
     // built with the ajv option normalized to { customOptions, plugins }
-    return builtOnce(factoryValidators, context, factory, Object.keys(shared).length,
-      () => buildValidatorCompilerFromFactory(factory, shared, context.root.options.ajv))
+    return builtOnce(context, 'factoryValidator', factory, Object.keys(shared).length,
+      () => buildValidatorCompilerFromFactory(factory, shared, context.app.options.ajv))
   }
   // one lookup per context and set of shared schemas, not one per route: the pool's key is the
   // content of every shared schema, which 1,000 routes would otherwise serialize 1,000 times
-  return builtOnce(defaultValidators, context, createDefaultValidatorCompiler, Object.keys(shared).length,
-    () => createDefaultValidatorCompiler(shared, context.root.options.ajv, context.root.options.schemaCache))
+  return builtOnce(context, 'defaultValidator', createDefaultValidatorCompiler, Object.keys(shared).length,
+    () => createDefaultValidatorCompiler(shared, context.app.options.ajv, context.app.options.schemaCache))
 }
 
-export function defaultSerializerCompiler (context: Context): SerializerCompiler {
+export function defaultSerializerCompiler (context: PluginContext): SerializerCompiler {
   if (context.serializerCompiler !== null) return context.serializerCompiler
   const shared = context.schemas.getAll()
   const factory = context.schemaController?.compilersFactory?.buildSerializer
   if (factory !== undefined && factory !== null) {
-    return builtOnce(factorySerializers, context, factory, Object.keys(shared).length,
-      () => factory(shared, context.root.options.serializerOpts))
+    return builtOnce(context, 'factorySerializer', factory, Object.keys(shared).length,
+      () => factory(shared, context.app.options.serializerOpts))
   }
-  const { rounding } = (context.root.options.serializerOpts ?? {}) as { rounding?: Rounding }
-  return serialization().createDefaultSerializerCompiler(shared, { rounding }, context.root.options.schemaCache)
+  const { rounding } = (context.app.options.serializerOpts ?? {}) as { rounding?: Rounding }
+  return serialization().createDefaultSerializerCompiler(shared, { rounding }, context.app.options.schemaCache)
 }

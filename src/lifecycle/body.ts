@@ -9,8 +9,8 @@
 import { AsyncResource } from 'node:async_hooks'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Readable } from 'node:stream'
-import { errorCodes } from '../errors'
-import type { ContentTypeParsers, ResolvedParser } from './content-type-parsers'
+import { errorCodes } from '../base/errors'
+import { isPositiveLimit, type ContentTypeParsers, type ResolvedParser } from './content-type-parsers'
 
 const {
   FST_ERR_CTP_BODY_TOO_LARGE,
@@ -100,9 +100,8 @@ function isSpace (c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff
 }
 
-function isPositiveLimit (n: unknown): n is number {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0
-}
+/** Marks a body error whose response must close the connection (`Connection: close`). */
+export const kCloseConnection = Symbol('trellis.closeConnection')
 
 /**
  * Parses the body of `request` read from `payload` (the raw request, or what `preParsing`
@@ -129,9 +128,6 @@ function isPositiveLimit (n: unknown): n is number {
  *
  * `done` runs in the async context of the call to parseBody (AsyncResource), like 4.3.
  */
-/** Marks a body error whose response must close the connection (`Connection: close`). */
-export const kCloseConnection = Symbol('trellis.closeConnection')
-
 export function parseBody (
   request: BodyRequest,
   payload: Readable,

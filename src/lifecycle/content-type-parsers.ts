@@ -7,7 +7,7 @@
  * CVE-2022-41919). See {@link ContentTypeParsers.lookup} for the exact rules.
  */
 import secureJson from 'secure-json-parse'
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import { parseMediaType, type MediaType } from './media-type'
 import { DEFAULT_JSON_DEPTH_LIMIT, jsonDepthExceeds } from './json-depth'
 
@@ -465,7 +465,8 @@ function testRegExp (re: RegExp, value: string): boolean {
   return re.test(value)
 }
 
-function isPositiveLimit (n: unknown): n is number {
+/** A usable byte limit: a finite number above 0 (anything else means "not set here"). */
+export function isPositiveLimit (n: unknown): n is number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0
 }
 

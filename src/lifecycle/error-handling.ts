@@ -4,9 +4,8 @@
  * fails, a fallback that always writes a JSON body. No stack trace is ever written.
  */
 import { STATUS_CODES } from 'node:http'
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import type { ReplyBase } from './reply'
-import { onSend } from './reply'
 
 export type ErrorHandlerFn = (this: any, error: any, request: any, reply: any) => unknown
 export interface ErrorHandler { readonly fn: ErrorHandlerFn | null; readonly parent: ErrorHandler | null; readonly instance: unknown }
@@ -19,7 +18,11 @@ export function buildErrorHandler (parent: ErrorHandler, fn: ErrorHandlerFn, ins
   return { fn, parent, instance }
 }
 
-export function handleError (reply: ReplyBase, error: unknown): void {
+/**
+ * Hands `error` to the next error handler of the reply's chain. `onSend` is the continuation for the
+ * fallback payload (reply.ts passes its onSend step), so this file never calls back into the reply.
+ */
+export function handleError (reply: ReplyBase, error: unknown, onSend: (reply: ReplyBase, payload: string) => void): void {
   reply.runningOnErrorHook = false
   const err = (error ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error & Record<string, any>
   if (reply.nextErrorHandler === false) {
@@ -41,7 +44,7 @@ export function handleError (reply: ReplyBase, error: unknown): void {
   delete reply.headersStore['content-length']
   if (handler.fn === null) {
     reply.nextErrorHandler = false
-    fallbackErrorHandler(err, reply, (payload) => onSend(reply, payload))
+    fallbackErrorHandler(err, reply, (payload) => { onSend(reply, payload) })
     return
   }
   let result: unknown
@@ -88,7 +91,7 @@ function defaultErrorHandler (this: unknown, error: any, request: any, reply: Re
     reply.code(statusCode >= 400 && statusCode <= 599 ? statusCode : 500)
   }
   // disableRequestLogging also silences the default handler's error lines (Fastify 4.29; 4.3 logged them)
-  if (!reply.routeContext.root.options.disableRequestLogging) {
+  if (!reply.routeContext.env.disableRequestLogging) {
     if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error?.message)
     else reply.log.error({ req: request, res: reply, err: error }, error?.message)
   }
@@ -123,7 +126,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
         statusCode: { value: statusCode }
       }))
   } catch (serializationError) {
-    if (!reply.routeContext.root.options.disableRequestLogging) reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
+    if (!reply.routeContext.env.disableRequestLogging) reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
     reply.raw.statusCode = 500
     // Fastify 4.29: FST_ERR_FAILED_ERROR_SERIALIZATION naming both errors (4.3 sent the serializer's error as a 500)
     const failed = new errorCodes.FST_ERR_FAILED_ERROR_SERIALIZATION((serializationError as Error)?.message, error?.message)

@@ -6,45 +6,43 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
-import type { RouteContext } from '../routing/route-context'
+import type { RouteContext } from './route-context'
 import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from './hook-runners'
 import { kCloseConnection, parseBody, shouldParseBody } from './body'
 import { validateRequestParts } from '../schema/validation'
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 import { dropWriteAfterEndErrors } from '../server/guarded-response'
+import { missingLoggerMethods } from '../server/logger'
 
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
-  const root = route.root
   const id = route.genReqId(req)
   if (route.childLoggerFactory !== null) { factoryLoggedRequest(route, req, res, params, query, id); return }
-  const log = root.requestLogger(id, route.logLevel, route.logSerializers)
+  const log = route.env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
   startRequest(route, request, reply)
 }
-
-const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
 
 /**
  * A route with a child logger factory (Fastify 4.29): the factory makes the request's logger. A
  * factory that returns no logger is answered with FST_ERR_LOG_INVALID_LOGGER (500), not a crash.
  */
 function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string): void {
-  const root = route.root
+  const env = route.env
   const opts: Record<string, unknown> = { level: route.logLevel }
   if (route.logSerializers !== undefined) opts.serializers = route.logSerializers
   let log: any
   let failure: unknown = null
   try {
-    log = route.childLoggerFactory!.call(route.server, root.log, { [root.options.requestIdLogLabel]: id }, opts, req)
-    const missing = LOGGER_METHODS.filter((m) => log === null || log === undefined || typeof log[m] !== 'function')
+    log = route.childLoggerFactory!.call(route.server, env.log, { [env.requestIdLogLabel]: id }, opts, req)
+    const missing = missingLoggerMethods(log)
     if (missing.length > 0) failure = new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
   } catch (err) {
     failure = err
   }
-  if (failure !== null) log = root.requestLogger(id, route.logLevel, route.logSerializers)
+  if (failure !== null) log = env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
   if (failure !== null) { failWith(reply, failure); return }
@@ -53,9 +51,8 @@ function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: S
 
 /** Runs a request through a route context (also used for 404 routes and callNotFound). */
 export function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
-  const root = route.root
   watchResponse(reply)
-  if (!root.disableRequestLogging) request.log.info({ req: request }, 'incoming request')
+  if (!route.env.quietRequests) request.log.info({ req: request }, 'incoming request')
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
   if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
@@ -146,10 +143,27 @@ function validated (request: RequestBase, reply: ReplyBase, error: Error | null)
   return true
 }
 
-export function preHandler (request: RequestBase, reply: ReplyBase): void {
+function preHandler (request: RequestBase, reply: ReplyBase): void {
   const hooks = reply.routeContext.hooks.preHandler
   if (hooks.length === 0) { callHandler(request, reply); return }
   runRequestHooks(hooks, reply.routeContext.server, request, reply, afterPreHandler)
+}
+
+/**
+ * `reply.callNotFound()`: the request goes on with the 404 route for its URL, from the preHandler
+ * step (its body was parsed and validated for the route it came from).
+ */
+export function callNotFound (reply: ReplyBase): void {
+  const current = reply.routeContext
+  if (current.is404) {
+    reply.log.warn('Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.')
+    reply.code(404).send('404 Not Found')
+    return
+  }
+  const route = current.notFound ?? current.env.notFoundFor(reply.request.raw.url ?? '/')
+  reply.request.routeContext = route
+  reply.routeContext = route
+  preHandler(reply.request, reply)
 }
 
 function callHandler (request: RequestBase, reply: ReplyBase): void {
@@ -189,7 +203,7 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
  */
 function watchResponse (reply: ReplyBase): void {
   const res = reply.raw
-  if (reply.routeContext.hooks.onResponse.length === 0 && reply.routeContext.root.disableRequestLogging) {
+  if (reply.routeContext.hooks.onResponse.length === 0 && reply.routeContext.env.quietRequests) {
     // trellis's own node:http(s) responses guard themselves (server/guarded-response.ts)
     dropWriteAfterEndErrors(res)
     return
@@ -201,7 +215,7 @@ function watchResponse (reply: ReplyBase): void {
     const hooks = reply.routeContext.hooks.onResponse
     // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
     const complete = (hookErr: Error | null): void => {
-      if (reply.routeContext.root.disableRequestLogging) return
+      if (reply.routeContext.env.quietRequests) return
       const failure = hookErr ?? err
       if (failure !== undefined && failure !== null) reply.log.error({ res: reply, err: failure, responseTime: reply.elapsedTime }, 'request errored')
       else reply.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')

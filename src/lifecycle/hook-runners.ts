@@ -4,8 +4,8 @@
  * callback and promise style. The hook lists themselves are built by the plugin tree
  * (context/hooks.ts) and resolved into each route at ready(); running them needs nothing from it.
  */
-import { errorCodes } from '../errors'
-import type { AnyHook } from '../context/hooks'
+import { errorCodes } from '../base/errors'
+import type { AnyHook } from './hooks'
 
 function isPromise (value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function'

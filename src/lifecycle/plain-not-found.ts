@@ -8,7 +8,7 @@
  * `genReqId` sees every request, as before.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RouteContext } from '../routing/route-context'
+import type { RouteContext } from './route-context'
 import { dropWriteAfterEndErrors } from '../server/guarded-response'
 import { basicNotFoundPayload } from './not-found-payload'
 

@@ -4,16 +4,17 @@
  * serializer, everything through onSend, then to the socket (./write-response.ts).
  */
 import type { ServerResponse } from 'node:http'
-import { errorCodes } from '../errors'
-import type { RouteContext } from '../routing/route-context'
+import { errorCodes } from '../base/errors'
+import type { RouteContext } from './route-context'
 import type { Logger } from '../server/logger'
 import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import type { RequestBase } from './request'
 import { runValueHooks } from './hook-runners'
 import { handleError, type ErrorHandler } from './error-handling'
-import { writeResponse } from './write-response'
-import { compileSerializationSchema, getSerializationFunction, serializeInput } from '../schema/route-schema-api'
-import { emitDeprecation } from '../warnings'
+import { isWebResponse, writeResponse } from './write-response'
+import { callNotFound } from './handle-request'
+import { compileSerializationSchema, getSerializationFunction, serializeInput } from './route-schema-api'
+import { emitDeprecation } from '../base/warnings'
 
 export interface ReplyClass {
   new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
@@ -212,7 +213,7 @@ export class ReplyBase {
   }
 
   callNotFound (): this {
-    this.routeContext.root.callNotFound(this)
+    callNotFound(this)
     return this
   }
 
@@ -279,30 +280,30 @@ export class ReplyBase {
       sendError(this, payload)
       return this
     }
-    if (payload === undefined) { onSend(this, payload); return this }
+    if (payload === undefined) { runOnSend(this, payload); return this }
 
     // getHeader('content-type') without lowercasing a constant name
     const stored = this.headersStore['content-type']
     const contentType = (stored !== undefined ? stored : this.raw.getHeader('content-type')) as string | undefined
     const hasContentType = contentType !== undefined
     if (payload !== null) {
-      if (typeof (payload as { pipe?: unknown }).pipe === 'function') { onSend(this, payload); return this }
+      if (typeof (payload as { pipe?: unknown }).pipe === 'function') { runOnSend(this, payload); return this }
       // web streams and fetch Responses (Fastify 4.29) are sent as they are, like node streams
-      if (typeof (payload as { getReader?: unknown }).getReader === 'function' || isWebResponse(payload)) { onSend(this, payload); return this }
+      if (typeof (payload as { getReader?: unknown }).getReader === 'function' || isWebResponse(payload)) { runOnSend(this, payload); return this }
       if (Buffer.isBuffer(payload) || payload instanceof Uint8Array) {
         if (!hasContentType) this.headersStore['content-type'] = OCTET_TYPE
-        onSend(this, payload)
+        runOnSend(this, payload)
         return this
       }
       // any other TypedArray (or DataView) is sent as its bytes, like a Buffer (Fastify 4.29)
       if (ArrayBuffer.isView(payload)) {
         if (!hasContentType) this.headersStore['content-type'] = OCTET_TYPE
-        onSend(this, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+        runOnSend(this, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
         return this
       }
       if (!hasContentType && typeof payload === 'string') {
         this.headersStore['content-type'] = TEXT_TYPE
-        onSend(this, payload)
+        runOnSend(this, payload)
         return this
       }
     }
@@ -319,14 +320,9 @@ export class ReplyBase {
       }
       if (typeof payload !== 'string') { preSerialize(this, payload); return this }
     }
-    onSend(this, payload)
+    runOnSend(this, payload)
     return this
   }
-}
-
-/** A fetch `Response` (undici's or the global one). */
-export function isWebResponse (payload: unknown): payload is Response {
-  return Object.prototype.toString.call(payload) === '[object Response]'
 }
 
 const INVALID_TRAILERS = new Set([
@@ -364,10 +360,10 @@ function serializeAndSend (reply: ReplyBase, payload: unknown): void {
     sendError(reply, err)
     return
   }
-  onSend(reply, serialized)
+  runOnSend(reply, serialized)
 }
 
-export function onSend (reply: ReplyBase, payload: unknown): void {
+function runOnSend (reply: ReplyBase, payload: unknown): void {
   const hooks = reply.routeContext.hooks.onSend
   if (hooks.length === 0) {
     // an object that reached the socket unserialized (non-JSON content type, a serializer that
@@ -391,7 +387,7 @@ function isWritable (payload: unknown): boolean {
 
 function writeOrFail (reply: ReplyBase, payload: unknown): void {
   try {
-    writeResponse(reply, payload)
+    writeResponse(reply, payload, sendError)
   } catch (err) {
     sendError(reply, err)
   }
@@ -404,11 +400,11 @@ export function sendError (reply: ReplyBase, error: unknown): void {
     reply.runningOnErrorHook = true
     runValueHooks(hooks, reply.routeContext.server, reply.request, reply, error, () => {
       reply.runningOnErrorHook = false
-      handleError(reply, error)
+      handleError(reply, error, runOnSend)
     })
     return
   }
-  handleError(reply, error)
+  handleError(reply, error, runOnSend)
 }
 
 export function deriveReplyClass (parent: ReplyClass | typeof ReplyBase): ReplyClass {

@@ -6,13 +6,13 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import type { RouteContext } from '../routing/route-context'
+import type { RouteContext } from './route-context'
 import type { Logger } from '../server/logger'
 import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
 import { clientAddress, clientAddresses } from '../server/proxy'
-import { emitDeprecation } from '../warnings'
+import { emitDeprecation } from '../base/warnings'
 import type { ValidatorFn } from '../schema/validation'
-import { compileValidationSchema, getValidationFunction, validateInput } from '../schema/route-schema-api'
+import { compileValidationSchema, getValidationFunction, validateInput } from './route-schema-api'
 
 export interface RequestClass {
   new (id: string, params: Record<string, string>, raw: IncomingMessage, query: unknown, log: Logger, context: RouteContext): RequestBase
@@ -77,7 +77,7 @@ export class RequestBase {
     const options = {
       method: context.config.method,
       url: context.config.url,
-      bodyLimit: context.bodyLimit ?? context.root.options.bodyLimit,
+      bodyLimit: context.bodyLimit ?? context.env.bodyLimit,
       attachValidation: context.attachValidation,
       logLevel: context.logLevel,
       exposeHeadRoute: context.exposeHeadRoute,
@@ -97,20 +97,20 @@ export class RequestBase {
   get connection (): Socket { emitDeprecation('FSTDEP005'); return this.raw.socket }
 
   get ip (): string | undefined {
-    const trust = this.routeContext.root.trustProxy
+    const trust = this.routeContext.env.trustProxy
     if (trust !== null) return clientAddress(this.raw, trust)
     return this.raw.socket?.remoteAddress
   }
 
   get ips (): string[] | undefined {
-    const trust = this.routeContext.root.trustProxy
+    const trust = this.routeContext.env.trustProxy
     if (trust === null) return undefined
     return clientAddresses(this.raw, trust)
   }
 
   get hostname (): string | undefined {
     const headers = this.raw.headers
-    if (this.routeContext.root.trustProxy !== null && this.trustsSocket()) {
+    if (this.routeContext.env.trustProxy !== null && this.trustsSocket()) {
       const forwarded = headers['x-forwarded-host']
       if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
     }
@@ -120,7 +120,7 @@ export class RequestBase {
   get protocol (): string | undefined {
     const socket = this.raw.socket as Socket & { encrypted?: boolean } | undefined
     if (socket === undefined || socket === null) return undefined
-    if (this.routeContext.root.trustProxy !== null && this.trustsSocket()) {
+    if (this.routeContext.env.trustProxy !== null && this.trustsSocket()) {
       const forwarded = this.raw.headers['x-forwarded-proto']
       if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
     }
@@ -128,7 +128,7 @@ export class RequestBase {
   }
 
   private trustsSocket (): boolean {
-    const trust = this.routeContext.root.trustProxy
+    const trust = this.routeContext.env.trustProxy
     const address = this.raw.socket?.remoteAddress
     return trust !== null && address !== undefined ? trust(address, 0) : trust !== null
   }

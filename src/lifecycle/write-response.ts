@@ -4,14 +4,25 @@
  * torn down cleanly when either side fails.
  */
 import { finished, Readable } from 'node:stream'
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import type { ReplyBase } from './reply'
-import { isWebResponse, sendError } from './reply'
-import { emitDeprecation } from '../warnings'
+import { emitDeprecation } from '../base/warnings'
 
 const noop = (): void => {}
 
-export function writeResponse (reply: ReplyBase, payload: unknown): void {
+/** What to do with an error met while writing (reply.ts passes its error path: onError hooks, then the error handlers). */
+export type WriteFailure = (reply: ReplyBase, error: unknown) => void
+
+/** A fetch `Response` (undici's or the global one). */
+export function isWebResponse (payload: unknown): payload is Response {
+  return Object.prototype.toString.call(payload) === '[object Response]'
+}
+
+/**
+ * Writes `payload` as the response. A payload that cannot be written throws (to the caller); a
+ * stream that fails before the headers are out is handed to `fail`.
+ */
+export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFailure): void {
   const res = reply.raw
   if (payload !== null && typeof payload === 'object' && !Buffer.isBuffer(payload)) payload = fromWeb(reply, payload)
   const statusCode = res.statusCode
@@ -52,7 +63,7 @@ export function writeResponse (reply: ReplyBase, payload: unknown): void {
   }
 
   if (typeof (payload as Readable).pipe === 'function') {
-    sendStream(reply, payload as Readable)
+    sendStream(reply, payload as Readable, fail)
     return
   }
 
@@ -148,7 +159,7 @@ function fromWeb (reply: ReplyBase, payload: unknown): unknown {
   return payload
 }
 
-function sendStream (reply: ReplyBase, payload: Readable): void {
+function sendStream (reply: ReplyBase, payload: Readable, fail: WriteFailure): void {
   const res = reply.raw
   let sourceOpen = true
   let errorLogged = false
@@ -161,7 +172,7 @@ function sendStream (reply: ReplyBase, payload: Readable): void {
       if (!errorLogged) { errorLogged = true; logStreamError(reply, err) }
       res.destroy()
     } else {
-      sendError(reply, err)
+      fail(reply, err)
     }
   })
   finished(res, (err) => {
@@ -185,7 +196,7 @@ function sendStream (reply: ReplyBase, payload: Readable): void {
 
 function logStreamError (reply: ReplyBase, err: Error & { code?: string }): void {
   if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') {
-    if (!reply.routeContext.root.options.disableRequestLogging) reply.log.info({ res: reply }, 'stream closed prematurely')
+    if (!reply.routeContext.env.disableRequestLogging) reply.log.info({ res: reply }, 'stream closed prematurely')
   }
   else reply.log.warn({ err }, 'response terminated with an error with headers already sent')
 }

@@ -12,7 +12,7 @@
  * matters and the output is byte-identical across runs.
  */
 import { createRefResolver, enterScope, isObject, type RefResolver } from '../schema/ref-resolver'
-import type { SchemaScope } from '../routing/route-table'
+import type { SchemaScope } from '../context/route-table'
 import { canonicalJson, componentName, digest } from './canonical'
 import { indexNodes, rewriteSchema, type RefMapper } from './rewrite'
 

@@ -5,7 +5,7 @@
  */
 import { isObject } from '../schema/ref-resolver'
 import { unwrapFluentSchema } from '../schema/fluent'
-import type { RouteTable, RouteTableEntry } from '../routing/route-table'
+import type { RouteTable, RouteTableEntry } from '../context/route-table'
 import { canonicalJson, cloneJson, componentName } from './canonical'
 import { Components } from './components'
 import { buildOperation } from './operation'

@@ -5,7 +5,7 @@
 import { isObject } from '../schema/ref-resolver'
 import { normalizeResponseSchema } from '../schema/serialization/response-schemas'
 import { unwrapFluentSchema } from '../schema/fluent'
-import type { RouteTableEntry } from '../routing/route-table'
+import type { RouteTableEntry } from '../context/route-table'
 import type { Components } from './components'
 
 type Json = Record<string, unknown>

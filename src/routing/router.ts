@@ -1,27 +1,24 @@
 /**
  * The find-my-way adapter: the only file that knows the router. It also owns the automatic HEAD
  * routes that mirror GET routes (replaced when the application declares its own HEAD route), and a
- * fast path for static routes (./static-routes.ts) that answers the common case with one Map lookup.
+ * fast path for static routes (./static-routes.ts) that answers the common case without a tree walk.
  */
 import FindMyWay from 'find-my-way'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import { errorCodes } from '../errors'
-import type { RouteContext } from './route-context'
+import { errorCodes } from '../base/errors'
+import type { RouteContext } from '../lifecycle/route-context'
+import type { ResolvedOptions } from '../base/option-types'
 import { StaticRoutes } from './static-routes'
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
 
-export interface RouterOptions {
-  ignoreTrailingSlash: boolean
-  ignoreDuplicateSlashes: boolean
-  caseSensitive: boolean
-  maxParamLength: number
-  allowUnsafeRegex: boolean
-  /** `/a;b=c` routes as `/a` with query `b=c` (Fastify 4.29's `useSemicolonDelimiter`, default true). */
-  useSemicolonDelimiter?: boolean
-  constraints?: Record<string, unknown>
-  querystringParser?: (query: string) => Record<string, unknown>
+/** The factory options the router reads (their names are find-my-way's). */
+export type RouterOptions = Pick<ResolvedOptions, 'ignoreTrailingSlash' | 'ignoreDuplicateSlashes' | 'caseSensitive' |
+'maxParamLength' | 'allowUnsafeRegex' | 'useSemicolonDelimiter' | 'constraints' | 'querystringParser'>
+
+/** What answers the requests no route takes. */
+export interface RouterMisses {
   onNotFound: (req: IncomingMessage, res: ServerResponse) => void
   onBadUrl: (path: string, req: IncomingMessage, res: ServerResponse) => void
   /** An asynchronous constraint strategy (`deriveConstraint(req, ctx, done)`) failed (Fastify 4.29: FST_ERR_ASYNC_CONSTRAINT). */
@@ -45,7 +42,7 @@ export interface Router {
   defaultRoute: (req: IncomingMessage, res: ServerResponse) => void
 }
 
-export function createRouter (options: RouterOptions): Router {
+export function createRouter (options: RouterOptions, misses: RouterMisses): Router {
   const querystringParser = options.querystringParser ?? ((q: string) => parseQuery(q))
   const statics = new StaticRoutes(querystringParser, options.querystringParser === undefined)
   const fmw = FindMyWay({
@@ -57,14 +54,14 @@ export function createRouter (options: RouterOptions): Router {
     ...({ useSemicolonDelimiter: options.useSemicolonDelimiter !== false } as object),
     constraints: options.constraints as never,
     querystringParser,
-    defaultRoute: options.onNotFound as never,
-    onBadUrl: options.onBadUrl as never
+    defaultRoute: misses.onNotFound as never,
+    onBadUrl: misses.onBadUrl as never
   })
   // find-my-way derives the constraints of strategies whose deriveConstraint takes `done` only
   // through its callback lookup; they count once a route uses them (as Fastify 4.29 asks it)
   const asyncStrategies = (fmw as unknown as { constrainer: { asyncStrategiesInUse: Set<string> } }).constrainer.asyncStrategiesInUse
   const onConstraintDone = (req: IncomingMessage, res: ServerResponse) => (err: Error | null): void => {
-    if (err !== null && err !== undefined) options.onConstraintError(req, res)
+    if (err !== null && err !== undefined) misses.onConstraintError(req, res)
   }
   /** HEAD routes added automatically for GET routes, by "path|constraints". */
   const autoHead = new Set<string>()

@@ -1,7 +1,7 @@
 /**
  * The router's fast path: a request whose method and path (the URL up to its first '?') name a
- * route without parameters, wildcards or constraints is answered with one Map lookup instead of a
- * walk of find-my-way's tree. Whatever the table cannot answer with certainty goes to find-my-way:
+ * route without parameters, wildcards or constraints is answered from a table indexed by path
+ * length (see below) instead of a walk of find-my-way's tree. Whatever the table cannot answer with certainty goes to find-my-way:
  * any other URL (percent-encoded, trailing slash, duplicate slashes, other case, '#', ';', an
  * absolute-form URL) misses the table, and once any route declares constraints (version, host, a
  * custom strategy) the table is switched off for good, since find-my-way may then refuse an
@@ -15,9 +15,9 @@
  * routes of one length still pays one lookup.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RouteContext } from './route-context'
+import type { RouteContext } from '../lifecycle/route-context'
 
-type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
+import type { RouteHandler as Handler } from './router'
 
 interface StaticEntry { handler: Handler; store: RouteContext }
 

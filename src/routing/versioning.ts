@@ -2,8 +2,8 @@
  * The deprecated `versioning` server option (Fastify 4.3): a custom storage and derivation for
  * the `version` constraint. It becomes the `version` constraint strategy; versions must be strings.
  */
-import { emitDeprecation } from '../warnings'
-import { errorCodes } from '../errors'
+import { emitDeprecation } from '../base/warnings'
+import { errorCodes } from '../base/errors'
 
 export interface VersioningOption {
   storage: () => unknown

@@ -4,7 +4,7 @@
  * Validation and serialization both read shared schemas from here, and resolve `$ref`
  * through ONE resolver (./ref-resolver.ts) built on `getAll()`.
  */
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 import { unwrapFluentSchema } from './fluent'
 
 export type JsonSchema = Record<string, unknown>

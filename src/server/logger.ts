@@ -2,8 +2,9 @@
  * The logger: pino when `logger` is true or pino options, the given instance when it already looks
  * like a logger, and a silent logger otherwise. Requests get a child logger carrying their id.
  */
+import type { IncomingMessage } from 'node:http'
 import type pinoType from 'pino'
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 
 // pino is loaded when a pino logger is made (or an application's pino instance is inspected): a
 // server with logging off never loads it
@@ -80,13 +81,19 @@ export function missingDefaultSerializers (logger: Logger): Record<string, (valu
 
 const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
 
+/** The logger methods Fastify requires that `value` lacks (all of them for null or undefined). */
+export function missingLoggerMethods (value: unknown): string[] {
+  const object = value as Record<string, unknown> | null | undefined
+  return LOGGER_METHODS.filter((m) => object === null || object === undefined || typeof object[m] !== 'function')
+}
+
 /**
  * A logger instance has all of Fastify's logger methods; an object with none of them is pino
  * options. One with some but not all (console, say) is FST_ERR_LOG_INVALID_LOGGER naming the
  * missing ones (Fastify 4.29; 4.3 took it for pino options).
  */
 function looksLikeLogger (value: Record<string, unknown>): boolean {
-  const missing = LOGGER_METHODS.filter((m) => typeof value[m] !== 'function')
+  const missing = missingLoggerMethods(value)
   if (missing.length === 0) return true
   if (missing.length === LOGGER_METHODS.length) return false
   throw new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
@@ -107,4 +114,13 @@ export function createLogger (option: unknown): Logger {
     return pino(pinoOptions) as unknown as Logger
   }
   return silentLogger()
+}
+
+/** Makes a request's child logger: `setChildLoggerFactory` / the route option `childLoggerFactory` (Fastify 4.29). */
+export type ChildLoggerFactory = (this: any, logger: Logger, bindings: Record<string, unknown>,
+  opts: { level?: string, serializers?: Record<string, (value: any) => unknown> }, rawReq: IncomingMessage) => Logger
+
+/** Fastify's default factory: `logger.child(bindings, opts)`. */
+export function defaultChildLoggerFactory (logger: Logger, bindings: Record<string, unknown>, opts: Record<string, unknown>): Logger {
+  return logger.child(bindings, opts) as Logger
 }

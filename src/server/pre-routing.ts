@@ -6,8 +6,8 @@
  * routing it; the URL before the rewrite stays readable as `request.originalUrl`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorCodes } from '../errors'
-import type { ResolvedOptions } from '../options'
+import { errorCodes } from '../base/errors'
+import type { ResolvedOptions } from '../base/option-types'
 import type { Logger } from './logger'
 
 const VERSION_NOT_SUPPORTED = '{"error":"HTTP Version Not Supported","message":"HTTP Version Not Supported","statusCode":505}'

@@ -12,7 +12,7 @@ import type * as http from 'node:http'
 import type { HTTPVersion } from 'find-my-way'
 import type { AnyConstraintStrategy } from './server-options'
 import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
-import { TrellisInstance as InstanceClass } from '../instance'
+import { TrellisInstance as InstanceClass } from '../instance/instance'
 import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
 import type { LoggerInstance, ChildLoggerFactory } from './logger'
 import type { TypeProvider, TypeProviderDefault } from './type-provider'
@@ -191,7 +191,7 @@ export interface FastifyInstance<
   printRoutes(opts?: PrintRoutesOptions): string
   printPlugins(): string
 
-  // Fastify 4.29 (run time: src/instance-fastify4x.ts)
+  // Fastify 4.29 (run time: src/instance/instance.ts)
   /** This context's request-id generator (inherited by its children and routes). */
   setGenReqId(fn: (req: RawRequest) => string): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
   readonly genReqId: (req: RawRequest) => string

@@ -1,6 +1,5 @@
 /** Route schemas and the validator/serializer compiler interface. */
 import type { TrellisInstance } from './instance'
-import type { RouteSchemaOptions } from '../routing/types'
 
 /** The schema parts of a route (and, through RouteSchemaOptions, keywords entries such as trellis/openapi add). */
 export interface TrellisSchema extends RouteSchemaOptions {
@@ -52,3 +51,10 @@ export interface SchemaControllerOptions {
 // The same declarations under Fastify 4.3's names (aliases made here, where they are declared,
 // so that module augmentation of either name reaches the one declaration).
 export type { TrellisSchema as FastifySchema, SchemaCompiler as FastifySchemaCompiler, SerializerCompiler as FastifySerializerCompiler, RouteSchemaDefinition as FastifyRouteSchemaDef, SchemaValidationError as FastifySchemaValidationError, ValidationFunction as FastifyValidationResult, SchemaControllerOptions as FastifySchemaControllerOptions }
+
+/**
+ * Keywords a route's `schema` option may carry besides the schema parts: an interface so that
+ * entries such as trellis/openapi can declare theirs (`declare module './types/schema'`). The
+ * route schema type (TrellisSchema / FastifySchema) extends it.
+ */
+export interface RouteSchemaOptions {}

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ContentTypeParsers, getDefaultJsonParser, defaultTextParser } from '../../src/lifecycle/content-type-parsers'
-import { errorCodes } from '../../src/errors'
+import { errorCodes } from '../../src/base/errors'
 
 const OPTS = { bodyLimit: 1024, onProtoPoisoning: 'error', onConstructorPoisoning: 'error' } as const
 const make = (): ContentTypeParsers => new ContentTypeParsers({ ...OPTS })

@@ -1,7 +1,7 @@
 /** The FST_ERR_* classes: instances and classes share the name 'FastifyError'. */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { errorCodes } from '../../src/errors'
+import { errorCodes } from '../../src/base/errors'
 
 describe('error classes', () => {
   it('the class is named like its instances (FastifyError), so name-based matchers agree', () => {

@@ -105,7 +105,7 @@ test('a trailer function returning its value directly still works, with the FSTD
   const codes: string[] = []
   const onWarning = (w: any): void => { if (w.code === 'FSTDEP013') codes.push(w.name) }
   process.on('warning', onWarning)
-  const { warnings } = await import('../../src/warnings')
+  const { warnings } = await import('../../src/base/warnings')
   warnings.FSTDEP013.emitted = false
   try {
     const app = trellis()

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis from '../../src/index'
-import { warnings } from '../../src/warnings'
+import { warnings } from '../../src/base/warnings'
 import { logCollector } from '../helpers'
 
 /** Collects the process 'warning' events emitted while `fn` runs (and one tick after). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import trellis from '../../src/index'
 import { listen, rawRequest, request } from '../helpers'
 
-// The request-id header is read from rawHeaders (src/context/root.ts); the id must be what
+// The request-id header is read from rawHeaders (src/routing/request-id.ts); the id must be what
 // req.headers['request-id'] gives, over a real socket where node parses the headers.
 
 test('request-id header: any case, once or repeated, gives the id node\'s req.headers gives', async () => {

@@ -25,7 +25,7 @@ test('getDefaultRoute / setDefaultRoute still work, with the FSTDEP014 deprecati
   const codes: string[] = []
   const onWarning = (w: any): void => { if (w.code === 'FSTDEP014') codes.push(w.name) }
   process.on('warning', onWarning)
-  const { warnings } = await import('../../src/warnings')
+  const { warnings } = await import('../../src/base/warnings')
   warnings.FSTDEP014.emitted = false
   try {
     const app: any = trellis()

@@ -5,7 +5,7 @@ import trellis from '../../src/index'
 import { listen } from '../helpers'
 
 // Responses carry no 'finish' listener of their own (src/lifecycle/handle-request.ts): while the
-// server closes, src/lifecycle/closing.ts closes each connection a finished response leaves idle.
+// server closes, src/server/closing.ts closes each connection a finished response leaves idle.
 // Here close() begins in the handler, right after send(); test/server/lifecycle.test.ts covers a
 // request still in flight when close() begins.
 

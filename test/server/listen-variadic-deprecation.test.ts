@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis from '../../src/index'
-import { warnings } from '../../src/warnings'
+import { warnings } from '../../src/base/warnings'
 
 async function fsdep011Emitted (start: (app: any) => Promise<unknown>): Promise<boolean> {
   warnings.FSTDEP011.emitted = false

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { errorCodes } from '../../src/errors'
+import { errorCodes } from '../../src/base/errors'
 import { compileRouteValidators, createDefaultValidatorCompiler, type ValidatorCompilerInput, type ValidatorCompiler } from '../../src/schema/validation/index'
 
 function recording (): { compiler: ValidatorCompiler, calls: ValidatorCompilerInput[] } {

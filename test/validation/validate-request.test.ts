@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { errorCodes } from '../../src/errors'
+import { errorCodes } from '../../src/base/errors'
 import { defaultSchemaErrorFormatter, validateRequest, type RouteValidators, type ValidatorFn } from '../../src/schema/validation/index'
 import { parts } from './helpers'
 

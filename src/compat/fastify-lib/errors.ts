@@ -2,7 +2,7 @@
  * Fastify 4.3's error module (`fastify/lib/errors.js`) on trellis: every FST_ERR_* class is the
  * real trellis error class from src/errors.ts (same code, status and message template).
  */
-import { errorCodes } from '../../errors'
+import { errorCodes } from '../../base/errors'
 
 const AVVIO_ERRORS_MAP = {
   AVV_ERR_CALLBACK_NOT_FN: errorCodes.FST_ERR_PLUGIN_CALLBACK_NOT_FN,

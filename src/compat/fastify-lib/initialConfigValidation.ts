@@ -3,7 +3,7 @@
  * resolution (src/options.ts), the result is trellis's `initialConfig` view, and
  * `utils.deepFreezeObject` is the deep freeze trellis applies to it.
  */
-import { resolveOptions, initialConfig, deepFreeze } from '../../options'
+import { resolveOptions, initialConfig, deepFreeze } from '../../instance/options'
 
 function validateInitialConfig (options: unknown): Readonly<Record<string, unknown>> {
   return initialConfig(resolveOptions(options))

@@ -5,11 +5,11 @@
  * prototype that returns that real trellis object (see docs/compatibility.md for the table).
  * Symbols without a counterpart are exported (so destructuring works) and read as undefined.
  */
-import { TrellisInstance } from '../../instance'
-import { contextOf } from '../../context/context'
+import { TrellisInstance } from '../../instance/instance'
+import { contextOf } from '../../context/plugin-context'
 import { ReplyBase } from '../../lifecycle/reply'
 import { RequestBase } from '../../lifecycle/request'
-import { kRouteSerializeFns, kRouteValidateFns } from '../../routing/route-context'
+import { kRouteSerializeFns, kRouteValidateFns } from '../../lifecycle/route-context'
 
 const names: Record<string, string> = {
   kAvvioBoot: 'fastify.avvioBoot', kChildren: 'fastify.children', kServerBindings: 'fastify.serverBindings',
@@ -60,10 +60,10 @@ define(instanceProto, 'kHooks', function () {
   return { ...c.hooks, onRoute: c.onRoute, onRegister: c.onRegister, onReady: c.onReady, onClose: c.onClose }
 })
 define(instanceProto, 'kContentTypeParser', function () { return contextOf(this).parsers })
-define(instanceProto, 'kOptions', function () { return contextOf(this).root.options })
+define(instanceProto, 'kOptions', function () { return contextOf(this).app.options })
 define(instanceProto, 'kRoutePrefix', function () { return contextOf(this).prefix })
 define(instanceProto, 'kChildren', function () { return contextOf(this).children.map((c) => c.instance) })
-define(instanceProto, 'kBodyLimit', function () { return contextOf(this).root.options.bodyLimit })
+define(instanceProto, 'kBodyLimit', function () { return contextOf(this).app.options.bodyLimit })
 define(instanceProto, 'kLogLevel', function () { return contextOf(this).logLevel ?? contextOf(this).log.level })
 define(instanceProto, 'kErrorHandler', function () {
   const handler = contextOf(this).errorHandler
@@ -74,8 +74,8 @@ define(instanceProto, 'kSchemaController', function () {
   return { schemaBucket: { store: store.ownSchemas() }, getSchemas: () => store.getAll(), getSchema: (id: string) => store.get(id) }
 })
 define(instanceProto, 'kState', function () {
-  const root = contextOf(this).root
-  return { listening: root.listening, closing: root.closing, started: root.booted, booting: root.readyPromise !== null && !root.booted }
+  const app = contextOf(this).app
+  return { listening: app.listening, closing: app.closing, started: app.booted, booting: app.readyPromise !== null && !app.booted }
 })
 define(instanceProto, 'kSchemaErrorFormatter', function () { return contextOf(this).schemaErrorFormatter ?? undefined })
 

@@ -3,6 +3,6 @@
  * export is the warning trellis itself emits (src/warnings.ts), so resetting `.emitted` or reading
  * `.code` acts on the real thing.
  */
-import { warnings } from '../../warnings'
+import { warnings } from '../../base/warnings'
 
 export = warnings

@@ -4,8 +4,8 @@
  * the returned serializer allocates no closure per call.
  */
 import { createRefResolver } from '../ref-resolver'
-import { GenContext } from './context'
-import { genValue } from './generate-value'
+import { CodegenState } from './codegen-state'
+import { genPart, genValue } from './generate-value'
 import { NEEDS_ESCAPE } from './escape'
 import { getRuntime, type Rounding } from './runtime'
 import { checkSchema } from './schema-check'
@@ -41,7 +41,7 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
   const shared = options.sharedSchemas ?? {}
   for (const name of Object.keys(shared)) checkSchema(shared[name], name)
   const { resolver, outer } = createRefResolver(shared).forRoot(schema)
-  const ctx = new GenContext(resolver)
+  const ctx = new CodegenState(resolver, genPart)
   ctx.projectArrayFields = options.projectArrayFields ?? PROJECT_ARRAY_FIELDS
   ctx.straightObjects = options.straightObjects ?? true
   ctx.projectArrays = options.projectArrays ?? PROJECT_ARRAYS
@@ -61,7 +61,7 @@ export function generateSource (schema: unknown, options: CompileOptions = {}): 
  * source with `new Function` is most of a serializer's compile time, and a route that never
  * answers with that status never pays it. The returned function forwards to the compiled one.
  */
-export function compileSerializer (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
+export function serializerFromSchema (schema: unknown, options: CompileOptions = {}): SerializerFn & { source: string } {
   const { source, consts } = generateSource(schema, options)
   if (options.debug === true) process.stderr.write(`// trellis serializer\n${source}\n`)
   return serializerFromSource(source, consts, options)

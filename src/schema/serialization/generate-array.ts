@@ -4,14 +4,14 @@
  * a mismatching item throws "Item at <i> does not match schema definition."), and extra elements are
  * written with `additionalItems` (a schema, or JSON.stringify for `true`) or refused.
  */
-import type { GenContext, Schema } from './context'
+import type { CodegenState, Schema } from './codegen-state'
 import type { GenValue } from './generate-value'
-import { genPart, inferType, lit, typeCondition } from './generate-value'
+import { inferType, lit, typeCondition } from './generate-text'
 import { genProjectionFunction, projectableFields } from './generate-projection'
 import { plainString, unquotedString } from './generate-object-straight'
 import { buildByteLoop, byteFields } from './generate-bytes'
 
-export function genArrayFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
+export function genArrayFunction (ctx: CodegenState, schema: Schema, base: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, base, (name) => buildArray(ctx, schema, base, loc, gen, name))
 }
 
@@ -31,7 +31,7 @@ function itemCondition (type: unknown, x: string): string | undefined {
   return undefined
 }
 
-function buildArray (ctx: GenContext, schema: Schema, outer: string, loc: string, gen: GenValue, name: string): string {
+function buildArray (ctx: CodegenState, schema: Schema, outer: string, loc: string, gen: GenValue, name: string): string {
   const base = ctx.inner(outer, schema)
   let code = `function ${name} (input) {\n`
   code += `if (input === null || input === undefined) return ${schema.nullable === true ? '\'null\'' : '\'[]\''}\n`
@@ -91,8 +91,8 @@ return JSON.stringify(out)
 }
 
 /** The rest of an array function after the shared prelude `code`: one serialized item after another. */
-function buildConcatLoop (ctx: GenContext, items: unknown, base: string, loc: string, code: string): string {
-  const part = genPart(ctx, items, base, 'v', `${loc}/items`)
+function buildConcatLoop (ctx: CodegenState, items: unknown, base: string, loc: string, code: string): string {
+  const part = ctx.part(items, base, 'v', `${loc}/items`)
   if (part.expr === plainString('v')) {
     // strings: the quotes go into the literals between the elements (fewer concatenations per element)
     const u = unquotedString('v')

@@ -20,8 +20,8 @@
  * concatenated: copying a property's own concatenated string into the buffer flattens it there,
  * which measured slower than concatenating the whole item (docs/benchmarks.md, Serializer).
  */
-import type { Schema } from './context'
-import { lit } from './generate-value'
+import type { Schema } from './codegen-state'
+import { lit } from './generate-text'
 import { isSchemaObject, plainObjectShape } from './item-shape'
 import { NUMBER_ROOM } from './byte-writer'
 

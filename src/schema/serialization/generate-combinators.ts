@@ -4,9 +4,9 @@
  * combinator) and the chosen branch. Nothing matching throws
  * "The value of '<location>' does not match schema definition." (as fast-json-stringify@5).
  */
-import type { GenContext, Schema } from './context'
+import type { CodegenState, Schema } from './codegen-state'
 import type { GenValue } from './generate-value'
-import { lit } from './generate-value'
+import { lit } from './generate-text'
 
 /** True when `rest` (the schema without its combinator) carries nothing that changes serialization. */
 function isTrivial (rest: Schema): boolean {
@@ -14,7 +14,7 @@ function isTrivial (rest: Schema): boolean {
     k === 'definitions' || k === '$defs' || k === 'examples' || k === '$comment')
 }
 
-export function genAlternativesFunction (ctx: GenContext, schema: Schema, outer: string, loc: string, gen: GenValue): string {
+export function genAlternativesFunction (ctx: CodegenState, schema: Schema, outer: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, outer, (name) => {
     const base = ctx.inner(outer, schema)
     const key = Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf'
@@ -39,7 +39,7 @@ export function genAlternativesFunction (ctx: GenContext, schema: Schema, outer:
   })
 }
 
-export function genIfThenElseFunction (ctx: GenContext, schema: Schema, outer: string, loc: string, gen: GenValue): string {
+export function genIfThenElseFunction (ctx: CodegenState, schema: Schema, outer: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, outer, (name) => {
     const base = ctx.inner(outer, schema)
     const { if: ifSchema, then: thenSchema, else: elseSchema } = schema

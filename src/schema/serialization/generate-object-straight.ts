@@ -18,8 +18,8 @@
  * properties (each hand-over point passes the locals written so far, so the source grows with the
  * square of the property count).
  */
-import type { GenContext, Schema } from './context'
-import { genPart, lit } from './generate-value'
+import type { CodegenState, Schema } from './codegen-state'
+import { lit } from './generate-text'
 
 export const STRAIGHT_MAX_PROPERTIES = 32
 
@@ -39,7 +39,7 @@ export interface StraightProperty {
 }
 
 /** The properties in writing order, or undefined when the object does not fit the straight form. */
-export function straightProperties (ctx: GenContext, properties: Schema, ordered: string[], required: string[],
+export function straightProperties (ctx: CodegenState, properties: Schema, ordered: string[], required: string[],
   base: string, loc: string, defaultOf: (key: string) => unknown): StraightProperty[] | undefined {
   if (ordered.length === 0 || ordered.length > STRAIGHT_MAX_PROPERTIES) return undefined
   const out: StraightProperty[] = []
@@ -47,7 +47,7 @@ export function straightProperties (ctx: GenContext, properties: Schema, ordered
     const propLoc = `${loc}/properties/${key}`
     // generated once with a placeholder for the local's name (a NUL never occurs in generated
     // source: literals are JSON.stringify'd, which escapes it)
-    const template = genPart(ctx, properties[key], base, '\u0000', propLoc).expr
+    const template = ctx.part(properties[key], base, '\u0000', propLoc).expr
     if (template === undefined) return undefined
     const parts = template.split('\u0000')
     const expr = (v: string): string => parts.join(v)
@@ -85,7 +85,7 @@ function concat (pieces: Array<{ text: string } | { expr: string }>): string {
  * Source of the straight-line object function `name` and its resume function. `head` is the
  * preamble up to and including the null check and the checks of required undeclared properties.
  */
-export function buildStraightObject (ctx: GenContext, name: string, head: string, props: StraightProperty[]): string {
+export function buildStraightObject (ctx: CodegenState, name: string, head: string, props: StraightProperty[]): string {
   const vars = props.map(() => ctx.tmp())
   const strs = props.map(() => ctx.tmp('s'))
   const opens = props.map((p, i) => (i === 0 ? '{' : ',') + JSON.stringify(p.key) + ':' + (p.unquoted !== undefined ? '"' : ''))
@@ -119,7 +119,7 @@ export function buildStraightObject (ctx: GenContext, name: string, head: string
  * (as the straight form writes them between `opens[i]` and `closes[i]`); writes them, then the rest
  * the general way.
  */
-function buildResume (ctx: GenContext, name: string, props: StraightProperty[], opens: string, closes: string): string {
+function buildResume (ctx: CodegenState, name: string, props: StraightProperty[], opens: string, closes: string): string {
   let code = `function ${name}r (obj, j, s) {\nlet json = j === 0 ? '{' : ''\nfor (let i = 0; i < j; i++) json += ${opens}[i] + s[i] + ${closes}[i]\nlet c = j !== 0\n`
   props.forEach((p, i) => {
     if (i === 0) return

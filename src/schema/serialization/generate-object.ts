@@ -5,9 +5,9 @@
  * `additionalProperties` (true or a schema) iterate the remaining own keys; undeclared properties are
  * never written otherwise.
  */
-import type { GenContext, Schema } from './context'
+import type { CodegenState, Schema } from './codegen-state'
 import type { GenValue } from './generate-value'
-import { genPart, lit } from './generate-value'
+import { lit } from './generate-text'
 import { buildStraightObject, straightProperties } from './generate-object-straight'
 
 function isObject (v: unknown): v is Schema {
@@ -22,11 +22,11 @@ function toRegExp (pattern: string): RegExp {
   }
 }
 
-export function genObjectFunction (ctx: GenContext, schema: Schema, base: string, loc: string, gen: GenValue): string {
+export function genObjectFunction (ctx: CodegenState, schema: Schema, base: string, loc: string, gen: GenValue): string {
   return ctx.functionFor(schema, base, (name) => buildObject(ctx, schema, base, loc, gen, name))
 }
 
-function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: string, gen: GenValue, name: string): string {
+function buildObject (ctx: CodegenState, schema: Schema, outer: string, loc: string, gen: GenValue, name: string): string {
   const base = ctx.inner(outer, schema)
   const properties = isObject(schema.properties) ? schema.properties : {}
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((x): x is string => typeof x === 'string') : []
@@ -70,7 +70,7 @@ function buildObject (ctx: GenContext, schema: Schema, outer: string, loc: strin
     const always = isRequired || dflt !== undefined
     const before = state === 'none' && !always ? 'c = true\n' : sep()
     if (state === 'none' && !always) usesFlag = true
-    const part = genPart(ctx, prop, base, v, propLoc)
+    const part = ctx.part(prop, base, v, propLoc)
     let write: string
     if (part.expr !== undefined) {
       // separator, key and value in one concatenation

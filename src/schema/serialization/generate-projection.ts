@@ -12,8 +12,8 @@
  * would treat specially (`__proto__`) or reorder (integer-like names). A value the projection
  * cannot express (a BigInt) makes the whole array go through the concatenating serializer.
  */
-import type { GenContext, Schema } from './context'
-import { lit } from './generate-value'
+import type { CodegenState, Schema } from './codegen-state'
+import { lit } from './generate-text'
 import { isSchemaObject, plainObjectShape } from './item-shape'
 
 const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment', 'examples'])
@@ -83,7 +83,7 @@ function valueExpr (type: string, v: string): string {
 }
 
 /** Statements replacing `v` (an array property's value) by a fresh array of projected elements, as the array serializer writes it. */
-function arrayStatements (ctx: GenContext, f: ProjectedField, v: string, loc: string): string {
+function arrayStatements (ctx: CodegenState, f: ProjectedField, v: string, loc: string): string {
   const out = ctx.tmp('a')
   const e = ctx.tmp('e')
   return `if (${v} === null) ${v} = []\n` +
@@ -96,7 +96,7 @@ function arrayStatements (ctx: GenContext, f: ProjectedField, v: string, loc: st
  * Source of a function projecting one item (the same reads, order, coercions and errors as the
  * object serializer); `loc` is the item schema's location (for the messages an array value throws).
  */
-export function genProjectionFunction (ctx: GenContext, fields: ProjectedField[], loc: string): string {
+export function genProjectionFunction (ctx: CodegenState, fields: ProjectedField[], loc: string): string {
   const name = 'p' + ctx.tmp('')
   let code = `function ${name} (input) {\n`
   code += 'const obj = (input && typeof input.toJSON === \'function\') ? input.toJSON() : input\n'

@@ -4,32 +4,15 @@
  * Property names and messages reach the source only as JSON.stringify'd literals; data never does.
  */
 import { enterScope } from '../ref-resolver'
-import type { GenContext, Schema } from './context'
+import type { CodegenState, Part, Schema } from './codegen-state'
+import { inferType, lit, typeCondition } from './generate-text'
 import { genObjectFunction } from './generate-object'
 import { genArrayFunction } from './generate-array'
 import { genAlternativesFunction, genIfThenElseFunction } from './generate-combinators'
 
-export type GenValue = (ctx: GenContext, schema: unknown, base: string, input: string, loc: string) => string
+export type GenValue = (ctx: CodegenState, schema: unknown, base: string, input: string, loc: string) => string
 
-const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'maxProperties', 'minProperties', 'dependencies']
-const ARRAY_KEYWORDS = ['items', 'additionalItems', 'maxItems', 'minItems', 'uniqueItems', 'contains']
-const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern']
-const NUMBER_KEYWORDS = ['multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum']
 const KNOWN_TYPES = new Set(['null', 'boolean', 'string', 'number', 'integer', 'object', 'array'])
-
-/** The type a schema without `type` implies by its keywords (as fast-json-stringify@5 infers it). */
-export function inferType (schema: Schema): unknown {
-  if (schema.type !== undefined) return schema.type
-  for (const k of OBJECT_KEYWORDS) if (k in schema) return 'object'
-  for (const k of ARRAY_KEYWORDS) if (k in schema) return 'array'
-  for (const k of STRING_KEYWORDS) if (k in schema) return 'string'
-  for (const k of NUMBER_KEYWORDS) if (k in schema) return 'number'
-  return undefined
-}
-
-export function lit (value: string): string {
-  return JSON.stringify(value)
-}
 
 function isObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -40,10 +23,7 @@ export const genValue: GenValue = (ctx, schema, base, input, loc) => {
   return r.expr !== undefined ? `json += ${r.expr}\n` : r.code as string
 }
 
-/** Either an expression giving the serialized value (primitives, function calls) or statements appending to `json`. */
-export interface Part { expr?: string, code?: string }
-
-export function genPart (ctx: GenContext, rawSchema: unknown, rawBase: string, input: string, rawLoc: string): Part {
+export function genPart (ctx: CodegenState, rawSchema: unknown, rawBase: string, input: string, rawLoc: string): Part {
   if (rawSchema === undefined || typeof rawSchema === 'boolean') return { expr: `$any(${input})` }
   if (!isObject(rawSchema)) throw new Error(`schema is invalid: ${rawLoc} must be an object or a boolean`)
   const { schema: target, base, location: loc } = ctx.deref(rawSchema, rawBase, rawLoc)
@@ -80,7 +60,7 @@ export function genPart (ctx: GenContext, rawSchema: unknown, rawBase: string, i
   return { expr: nullable && type !== 'null' ? `(${input} === null ? 'null' : ${expr})` : expr }
 }
 
-function genSingleType (ctx: GenContext, schema: Schema, base: string, input: string, loc: string, type: unknown): string {
+function genSingleType (ctx: CodegenState, schema: Schema, base: string, input: string, loc: string, type: unknown): string {
   switch (type) {
     case undefined: return `$any(${input})`
     case 'null': return '\'null\''
@@ -99,22 +79,7 @@ function genSingleType (ctx: GenContext, schema: Schema, base: string, input: st
   }
 }
 
-/** The test choosing a branch of a multi-type schema (fast-json-stringify@5 conditions). */
-export function typeCondition (type: string, x: string): string {
-  switch (type) {
-    case 'null': return `${x} === null`
-    case 'string': return `(typeof ${x} === 'string' || ${x} === null || ${x} instanceof Date || ${x} instanceof RegExp || ` +
-      `(typeof ${x} === 'object' && typeof ${x}.toString === 'function' && ${x}.toString !== Object.prototype.toString))`
-    case 'array': return `Array.isArray(${x})`
-    case 'integer': return `(Number.isInteger(${x}) || typeof ${x} === 'bigint' || ${x} === null)`
-    case 'number': return `(typeof ${x} === 'number' || ${x} === null)`
-    case 'boolean': return `(typeof ${x} === 'boolean' || ${x} === null)`
-    case 'object': return `(typeof ${x} === 'object' || ${x} === null)`
-    default: throw new Error(`${type} unsupported`)
-  }
-}
-
-function genMultiType (ctx: GenContext, schema: Schema, base: string, input: string, loc: string, types: unknown[]): string {
+function genMultiType (ctx: CodegenState, schema: Schema, base: string, input: string, loc: string, types: unknown[]): string {
   const sorted = [...types].sort((a, b) => (a === 'null' ? -1 : 0) - (b === 'null' ? -1 : 0))
   let code = ''
   sorted.forEach((t, i) => {

@@ -2,7 +2,7 @@
  * Public seam of capability 3 (response serialization). The core calls exactly these.
  * See docs/serialization.md.
  */
-import { compileSerializer as compileUncached, generateSource, type CompileOptions, type SerializerFn } from './compile'
+import { serializerFromSchema, generateSource, type CompileOptions, type SerializerFn } from './compile'
 import { getCached, getCachedByContent, setCached, sharedSchemasKey } from './cache'
 import type { SerializerSourceCache, createSerializerSourceCache } from './source-cache'
 
@@ -37,7 +37,7 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
     setCached(schema, key, equal.fn)
     return equal.fn as SerializerFn & { source: string }
   }
-  const fn = sourceCache?.compile(schema, options) ?? compileUncached(schema, options)
+  const fn = sourceCache?.compile(schema, options) ?? serializerFromSchema(schema, options)
   setCached(schema, key, fn, equal.contentKey)
   return fn
 }

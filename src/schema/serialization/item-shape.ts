@@ -3,7 +3,7 @@
  * schema: a plain `type: 'object'` with properties, only keywords the form knows, no additional
  * properties written, and `required` naming declared properties only.
  */
-import type { Schema } from './context'
+import type { Schema } from './codegen-state'
 
 export function isSchemaObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)

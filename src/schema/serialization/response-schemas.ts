@@ -4,9 +4,10 @@
  * to `{ type: 'object', properties: value }` first. Build failures (and a key that is no status,
  * class or `default`) are wrapped as FST_ERR_SCH_SERIALIZATION_BUILD naming the route.
  */
-import { errorCodes } from '../../errors'
+import { errorCodes } from '../../base/errors'
 import type { SerializerCompiler, SerializerFn } from './index'
 import { unwrapFluentSchema } from '../fluent'
+import { contentSchemas } from '../content-schemas'
 
 export interface ResponseSerializers {
   /**
@@ -59,29 +60,6 @@ export function normalizeResponseSchema (input: unknown): unknown {
 type ByMediaType = Map<string, SerializerFn>
 type Entry = SerializerFn | ByMediaType
 
-/**
- * `{ content: { 'application/json': { schema } } }` -> [type, schema] pairs; undefined otherwise.
- * As Fastify 4.29: a `content` with one key and no `schema` under it is an ordinary schema (the
- * shorthand `{ content: { type: 'string' } }` declares a property named `content`); with several
- * keys, a missing schema is FST_ERR_SCH_CONTENT_MISSING_SCHEMA.
- */
-function contentSchemas (schema: unknown): Array<[string, unknown]> | undefined {
-  if (schema === null || typeof schema !== 'object' || Object.getPrototypeOf(schema) !== Object.prototype) return undefined
-  const content = (schema as { content?: unknown }).content
-  if (content === null || typeof content !== 'object' || Array.isArray(content)) return undefined
-  const types = Object.keys(content)
-  const schemaOf = (type: string): unknown => {
-    const entry = (content as Record<string, { schema?: unknown } | undefined>)[type]
-    return entry !== null && typeof entry === 'object' ? entry.schema : undefined
-  }
-  if (types.length === 0 || (types.length === 1 && !schemaOf(types[0]))) return undefined
-  return types.map((type) => {
-    const entrySchema = schemaOf(type)
-    if (!entrySchema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
-    return [type, entrySchema]
-  })
-}
-
 /** The keys `schema.response` may have: a status code (100-599), a class (`2xx`, any case) or `default`. */
 const STATUS_KEY = /^[1-5](?:\d{2}|xx)$|^default$/i
 
@@ -113,7 +91,7 @@ export function compileResponseSerializers (input: {
       throw new errorCodes.FST_ERR_SCH_SERIALIZATION_BUILD(input.method, input.url, err.message, { cause: err })
     }
     const raw = unwrapFluentSchema(input.responseSchemas[httpStatus])
-    const content = contentSchemas(raw)
+    const content = contentSchemas(raw, { response: true })
     let fn: Entry
     if (content !== undefined) {
       fn = new Map()

@@ -8,9 +8,9 @@
  */
 import type Ajv from 'ajv'
 import type { Options as AjvOptions, ValidateFunction } from 'ajv'
-import { poolKey } from './pool-key'
-import { schemaContentKey } from '../content-key'
-import type { SchemaCacheOptions, createValidatorCodeCache } from './compile-cache/validator-code-cache'
+import { configurationKey, schemaContentKey } from '../content-key'
+import type { createValidatorCodeCache } from './compile-cache/validator-code-cache'
+import type { SchemaCacheOptions } from '../../base/option-types'
 import type { AjvFactoryOptions, ValidatorCompiler, ValidatorCompilerInput, ValidatorFn } from './types'
 
 // Ajv and ajv-formats are loaded on first use: a server without request schemas (or whose
@@ -169,12 +169,8 @@ export function createDefaultValidatorCompiler (
   schemaCache?: SchemaCacheOptions
 ): DefaultValidatorCompiler {
   const options: AjvFactoryOptions = { customOptions: ajv.customOptions ?? {}, plugins: ajv.plugins ?? [] }
-  let key: string | undefined
-  try {
-    key = poolKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null)
-  } catch {
-    key = undefined // not keyable (e.g. a getter that throws): no pooling
-  }
+  // undefined when not keyable (e.g. a getter that throws): no pooling
+  const key = configurationKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null)
   if (key !== undefined) {
     const hit = pool.get(key)
     if (hit !== undefined) return hit

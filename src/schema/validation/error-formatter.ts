@@ -4,7 +4,7 @@
  * `querystring/n must be integer`.
  */
 import type { SchemaErrorFormatter } from './types'
-import { errorCodes } from '../../errors'
+import { errorCodes } from '../../base/errors'
 
 function describe (error: unknown, dataVar: string): string {
   if (typeof error === 'string') return `${dataVar} ${error}`

@@ -5,7 +5,7 @@
  */
 import type { HttpPart } from './types'
 import { unwrapFluentSchema } from '../fluent'
-import { emitDeprecation } from '../../warnings'
+import { emitDeprecation } from '../../base/warnings'
 
 /** Keywords whose presence means "this is already a real schema", as Fastify 4.3 decides. */
 const FULL_SCHEMA_MARKERS = ['$ref', 'oneOf', 'allOf', 'anyOf', '$merge', '$patch'] as const

@@ -2,10 +2,11 @@
  * Compiling the validators of one route: `query` alias, shorthand, header lowercasing, the
  * body-on-GET refusal, and wrapping build failures with the route.
  */
-import { errorCodes } from '../../errors'
-import { emitWarning } from '../../warnings'
+import { errorCodes } from '../../base/errors'
+import { emitWarning } from '../../base/warnings'
 import { isPlainSchemaObject, normalizeSchema } from './normalize'
 import type { HttpPart, RouteSchema, RouteValidators, ValidatorCompiler, ValidatorFn } from './types'
+import { contentSchemas } from '../content-schemas'
 
 export interface CompileRouteValidatorsInput {
   schema: RouteSchema
@@ -71,7 +72,7 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
   }
   for (const [part, partSchema] of parts) {
     if (!partSchema) continue
-    const content = part === 'body' ? contentSchemas(partSchema) : undefined
+    const content = part === 'body' ? contentSchemas(partSchema, { response: false }) : undefined
     if (content !== undefined) {
       const byType: Record<string, ValidatorFn> = Object.create(null)
       for (const [type, entry] of content) byType[type] = compile(entry, part, type)
@@ -81,22 +82,6 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
     validators[part] = compile(partSchema, part)
   }
   return validators
-}
-
-/**
- * `body: { content: { 'application/json': { schema } } }` (Fastify 4.29): the schema of each
- * media type; undefined for an ordinary body schema.
- */
-function contentSchemas (body: unknown): Array<[string, unknown]> | undefined {
-  if (!isPlainSchemaObject(body)) return undefined
-  const content = body.content
-  if (content === null || typeof content !== 'object' || Array.isArray(content)) return undefined
-  return Object.keys(content).map((type) => {
-    const entry = (content as Record<string, { schema?: unknown } | undefined>)[type]
-    const schema = entry !== null && typeof entry === 'object' ? entry.schema : undefined
-    if (!schema) throw new errorCodes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(type)
-    return [type, schema]
-  })
 }
 
 /** FSTWRN001 (Fastify 4.29) for each request part the schema declares with no schema (`body: undefined`). */

@@ -7,7 +7,7 @@
  * request's media type; a type without a schema is not validated (as Fastify 4.29).
  */
 import { inspect } from 'node:util'
-import { errorCodes } from '../../errors'
+import { errorCodes } from '../../base/errors'
 import type { RequestParts, RouteValidators, SchemaErrorFormatter, ValidationError, ValidatorFn } from './types'
 
 type PartKey = keyof RequestParts

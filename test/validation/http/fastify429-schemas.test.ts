@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis from '../../../src/index'
-import { warnings } from '../../../src/warnings'
+import { warnings } from '../../../src/base/warnings'
 
 test('body schema per content type: the request media type picks the schema; a type without one is not validated', async () => {
   const app: any = trellis()

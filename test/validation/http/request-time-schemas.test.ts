@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import trellis from '../../../src/index'
-import { kRouteSerializeFns, kRouteValidateFns } from '../../../src/routing/route-context'
+import { kRouteSerializeFns, kRouteValidateFns } from '../../../src/lifecycle/route-context'
 
 const user = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }
 

@@ -4,7 +4,7 @@
  * directory. The directory is resolved against the working directory once, at the factory call.
  */
 import { resolve } from 'node:path'
-import type { SchemaCacheOptions } from './validator-code-cache'
+import type { SchemaCacheOptions } from '../../../base/option-types'
 
 export const SCHEMA_CACHE_ENV = 'TRELLIS_SCHEMA_CACHE_DIR'
 

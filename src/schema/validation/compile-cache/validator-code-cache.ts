@@ -18,14 +18,15 @@
  * Custom validator compilers never reach the default compiler, so they never touch the cache.
  */
 import type Ajv from 'ajv'
-import { VERSION } from '../../../version'
-import { canonicalOptionsText, canonicalSchemaText, canonicalSharedSchemasText, mayReachSharedSchemas } from './canonical'
+import { VERSION } from '../../../base/version'
+import { canonicalOptionsText, canonicalSchemaText } from '../../content-key'
+import { canonicalSharedSchemasText, mayReachSharedSchemas } from './canonical'
 import { checkCacheDir, readEntry, sha256, writeEntry } from './store'
 import { ALLOWED_MODULES, loadStandalone } from './load-standalone'
 import type { ValidatorFn } from '../types'
+import type { SchemaCacheOptions } from '../../../base/option-types'
 
 /** The `schemaCache` server option. */
-export interface SchemaCacheOptions { dir: string }
 
 /** Bumped when the storage format or what is stored changes (2: pack files). */
 const CACHE_FORMAT = 2

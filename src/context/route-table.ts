@@ -4,8 +4,8 @@
  * the shared schemas its context sees and the content types its parsers accept. Nothing here is on
  * the request path; the view is a fresh snapshot per call.
  */
-import { contextOf, type Context } from '../context/context'
-import type { RouteOptions } from './routes'
+import { contextOf, type PluginContext } from './plugin-context'
+import type { RouteOptions } from '../routing/route-options'
 
 /** The shared schemas one context sees (its own and its ancestors', by `$id`). */
 export interface SchemaScope {
@@ -43,14 +43,14 @@ export interface RouteTable {
 
 /** The route table of the application `instance` belongs to (any context of it). */
 export function routeTable (instance: unknown): RouteTable {
-  const root = contextOf(instance).root
-  const scopes = new Map<Context, SchemaScope>()
-  const visit = (context: Context, depth: number): void => {
+  const app = contextOf(instance).app
+  const scopes = new Map<PluginContext, SchemaScope>()
+  const visit = (context: PluginContext, depth: number): void => {
     scopes.set(context, { shared: context.schemas.getAll(), depth })
     for (const child of context.children) visit(child, depth + 1)
   }
-  visit(root.rootContext, 0)
-  const routes = root.routes.map((record): RouteTableEntry => {
+  visit(app.rootContext, 0)
+  const routes = app.routes.map((record): RouteTableEntry => {
     const { context, options } = record
     const parsers = record.route.parsers ?? context.parsers
     const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
@@ -68,5 +68,5 @@ export function routeTable (instance: unknown): RouteTable {
       defaultTextParser: !parsers.existingParser('text/plain')
     }
   })
-  return { booted: root.booted, routes, scopes: [...scopes.values()] }
+  return { booted: app.booted, routes, scopes: [...scopes.values()] }
 }

@@ -5,9 +5,11 @@
  * schema store, a copy-on-write parser registry and Request/Reply subclasses, so that what a child
  * defines is never seen by its parent or siblings.
  */
-import type { RootState } from './root'
+import type { AppState } from './app-state'
 import { kContext } from './symbols'
-import { copyRequestHooks, emptyRequestHooks, type AnyHook, type RequestHooks } from './hooks'
+import { copyRequestHooks, emptyRequestHooks, type AnyHook, type RequestHookName, type RequestHooks } from '../lifecycle/hooks'
+import { withRequestIdHeader, type GenReqId } from '../routing/request-id'
+import type { ChildLoggerFactory } from '../server/logger'
 import { SchemaStore, type SchemaBucketFactory } from '../schema/store'
 import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
 import { deriveRequestClass, RequestBase, type RequestClass } from '../lifecycle/request'
@@ -32,8 +34,11 @@ export interface SchemaControllerOptions {
   }
 }
 
-export class Context {
-  readonly children: Context[] = []
+/** A compiler a context built from a factory, kept while the factory and the number of shared schemas stay the same. */
+export interface BuiltCompiler<C> { factory: unknown, count: number, compiler: C }
+
+export class PluginContext {
+  readonly children: PluginContext[] = []
   /** Names of plugins registered in this context and its ancestors (for plugin-meta dependencies). */
   readonly registeredPlugins: string[]
   /** Fastify's plugin name chain: this context's plugin ('fastify' for the root), then the wrapped plugins loaded into it. */
@@ -66,10 +71,18 @@ export class Context {
   logLevel: string | undefined
   /** Log serializers given to register() here and in ancestors (request loggers get them). */
   logSerializers: Record<string, (value: any) => unknown> | undefined
+  /** `setGenReqId` here (behind the request-id header); null: the nearest ancestor's, else the server's. */
+  ownGenReqId: GenReqId | null = null
+  /** `setChildLoggerFactory` here; null: the nearest ancestor's, else the built-in request logger. */
+  ownChildLoggerFactory: ChildLoggerFactory | null = null
+  /** The default compilers this context's routes were built with (what `instance.validatorCompiler` reports then). */
+  readonly routeCompilers: { validator?: ValidatorCompiler, serializer?: SerializerCompiler } = {}
+  /** Compilers built for this context's shared schemas (see context/schema-compilers.ts builtOnce). */
+  readonly builtCompilers: { factoryValidator?: BuiltCompiler<ValidatorCompiler>, factorySerializer?: BuiltCompiler<SerializerCompiler>, defaultValidator?: BuiltCompiler<ValidatorCompiler> } = {}
 
   constructor (
-    readonly root: RootState,
-    readonly parent: Context | null,
+    readonly app: AppState,
+    readonly parent: PluginContext | null,
     readonly instance: any,
     readonly name: string,
     readonly prefix: string,
@@ -116,16 +129,43 @@ export class Context {
     this.logSerializers = parent?.logSerializers
   }
 
+  /**
+   * Adds a request or onRegister hook here and to every descendant context created so far (later
+   * ones copy it from their parent), so a parent's hook reaches a child whatever the order.
+   */
+  addTreeHook (name: RequestHookName | 'onRegister', fn: AnyHook): void {
+    if (name === 'onRegister') this.onRegister.push(fn)
+    else this.hooks[name].push(fn)
+    for (const child of this.children) child.addTreeHook(name, fn)
+  }
+
+  /** `setGenReqId` (Fastify 4.29): like the `genReqId` option, the `requestIdHeader` still wins when present. */
+  setGenReqId (fn: GenReqId): void {
+    this.ownGenReqId = withRequestIdHeader(this.app.options.requestIdHeader, fn, this.instance)
+  }
+
+  /** The generator requests of this context's routes use: its own, else the nearest ancestor's, else the server's. */
+  genReqId (): GenReqId {
+    for (let c: PluginContext | null = this; c !== null; c = c.parent) if (c.ownGenReqId !== null) return c.ownGenReqId
+    return this.app.dispatcher.genReqId
+  }
+
+  /** The child logger factory of this context (its own or the nearest ancestor's); null when none was set. */
+  childLoggerFactory (): ChildLoggerFactory | null {
+    for (let c: PluginContext | null = this; c !== null; c = c.parent) if (c.ownChildLoggerFactory !== null) return c.ownChildLoggerFactory
+    return null
+  }
+
   /** "root -> users -> admin": the chain of plugin names from the root to this context. */
   get chain (): string {
     const names: string[] = []
-    for (let c: Context | null = this; c !== null; c = c.parent) names.unshift(c.name)
+    for (let c: PluginContext | null = this; c !== null; c = c.parent) names.unshift(c.name)
     return names.join(' -> ')
   }
 }
 
-export function contextOf (instance: unknown): Context {
-  const ctx = (instance as { [kContext]?: Context } | null)?.[kContext]
+export function contextOf (instance: unknown): PluginContext {
+  const ctx = (instance as { [kContext]?: PluginContext } | null)?.[kContext]
   if (ctx === undefined) throw new TypeError('not a trellis instance')
   return ctx
 }

@@ -4,116 +4,12 @@
  * unknown options are tolerated.
  */
 import type { IncomingMessage } from 'node:http'
-import { errorCodes } from './errors'
-import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
-import { withVersioning, type VersioningOption } from './routing/versioning'
-import { DEFAULT_JSON_DEPTH_LIMIT } from './lifecycle/json-depth'
-import { resolveSchemaCacheOption } from './schema/validation/compile-cache/option'
-import type { SchemaCacheOptions } from './schema/validation/compile-cache/validator-code-cache'
-
-export type PoisoningAction = 'error' | 'remove' | 'ignore'
-
-export interface AjvOptions { customOptions?: Record<string, unknown>; plugins?: unknown[] }
-
-export interface TrellisOptions {
-  logger?: boolean | Record<string, unknown>
-  bodyLimit?: number
-  pluginTimeout?: number
-  ajv?: AjvOptions
-  schemaErrorFormatter?: (errors: unknown[], dataVar: string) => Error
-  exposeHeadRoutes?: boolean
-  ignoreTrailingSlash?: boolean
-  ignoreDuplicateSlashes?: boolean
-  /** Fastify 4.29: `;` also starts the query string (default true). */
-  useSemicolonDelimiter?: boolean
-  caseSensitive?: boolean
-  maxParamLength?: number
-  allowUnsafeRegex?: boolean
-  trustProxy?: boolean | string | string[] | number | ((address: string, hop: number) => boolean)
-  requestIdHeader?: string | false
-  requestIdLogLabel?: string
-  genReqId?: (req: IncomingMessage) => string
-  return503OnClosing?: boolean
-  connectionTimeout?: number
-  keepAliveTimeout?: number
-  requestTimeout?: number
-  /** Time to receive a request's headers (slowloris guard); at most `requestTimeout` when that is set. */
-  headersTimeout?: number
-  /** How often node checks `headersTimeout` / `requestTimeout` (node's `connectionsCheckingInterval`). */
-  connectionsCheckingInterval?: number
-  /** Deepest nesting of arrays/objects the default JSON parser accepts (0: no limit). */
-  jsonDepthLimit?: number
-  maxRequestsPerSocket?: number
-  forceCloseConnections?: boolean | 'idle'
-  onProtoPoisoning?: PoisoningAction
-  onConstructorPoisoning?: PoisoningAction
-  disableRequestLogging?: boolean
-  constraints?: Record<string, unknown>
-  querystringParser?: (query: string) => Record<string, unknown>
-  serializerOpts?: Record<string, unknown>
-  schemaController?: Record<string, unknown>
-  jsonShorthand?: boolean
-  serverFactory?: (handler: (req: IncomingMessage, res: any) => void, opts: unknown) => any
-  https?: Record<string, unknown> | null
-  /** Fastify 4.29: options for node's http.createServer (ignored with https or http2). */
-  http?: Record<string, unknown> | null
-  http2?: boolean
-  http2SessionTimeout?: number
-  rewriteUrl?: (this: any, req: IncomingMessage) => string
-  /** Called instead of the built-in answer for framework errors (a malformed URL: FST_ERR_BAD_URL). */
-  frameworkErrors?: (error: Error, request: any, reply: any) => unknown
-  /** Replaces the answer to malformed HTTP (node's 'clientError'); `this` is the instance. */
-  clientErrorHandler?: (error: Error, socket: import('node:net').Socket) => void
-  /** trellis: the persistent compile cache of the default validator compiler (docs/schema-cache.md). */
-  schemaCache?: { dir: string } | false
-  [unknown: string]: unknown
-}
-
-export interface ResolvedOptions {
-  logger: TrellisOptions['logger']
-  bodyLimit: number
-  pluginTimeout: number
-  ajv: AjvOptions
-  schemaCache: SchemaCacheOptions | undefined
-  schemaErrorFormatter: TrellisOptions['schemaErrorFormatter']
-  exposeHeadRoutes: boolean
-  ignoreTrailingSlash: boolean
-  ignoreDuplicateSlashes: boolean
-  useSemicolonDelimiter: boolean
-  caseSensitive: boolean
-  maxParamLength: number
-  allowUnsafeRegex: boolean
-  trustProxy: TrellisOptions['trustProxy']
-  requestIdHeader: string | false
-  requestIdLogLabel: string
-  genReqId: (req: IncomingMessage) => string
-  return503OnClosing: boolean
-  connectionTimeout: number
-  keepAliveTimeout: number
-  requestTimeout: number
-  headersTimeout: number
-  connectionsCheckingInterval: number
-  jsonDepthLimit: number
-  maxRequestsPerSocket: number
-  forceCloseConnections: boolean | 'idle'
-  onProtoPoisoning: PoisoningAction
-  onConstructorPoisoning: PoisoningAction
-  disableRequestLogging: boolean
-  constraints: Record<string, unknown> | undefined
-  querystringParser: TrellisOptions['querystringParser']
-  serializerOpts: Record<string, unknown>
-  schemaController: Record<string, unknown> | undefined
-  jsonShorthand: boolean
-  serverFactory: TrellisOptions['serverFactory']
-  https: Record<string, unknown> | null
-  http2: boolean
-  http2SessionTimeout: number
-  rewriteUrl: TrellisOptions['rewriteUrl']
-  /** The options as given (read by `initialConfig`). */
-  input: TrellisOptions
-  frameworkErrors: TrellisOptions['frameworkErrors']
-  clientErrorHandler: TrellisOptions['clientErrorHandler']
-}
+import { errorCodes } from '../base/errors'
+import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
+import { withVersioning, type VersioningOption } from '../routing/versioning'
+import { DEFAULT_JSON_DEPTH_LIMIT } from '../lifecycle/json-depth'
+import { resolveSchemaCacheOption } from '../schema/validation/compile-cache/option'
+import type { PoisoningAction, ResolvedOptions, TrellisOptions } from '../base/option-types'
 
 function invalid (message: string): never {
   throw new errorCodes.FST_ERR_INIT_OPTS_INVALID(message)

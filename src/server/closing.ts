@@ -7,7 +7,7 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel'
 import type { Server } from 'node:http'
-import { closeIdleAfterResponse } from '../server/listen'
+import { closeIdleAfterResponse } from './listen'
 
 const RESPONSE_FINISH = 'http.server.response.finish'
 

@@ -12,7 +12,13 @@ export type Schema = Record<string, unknown>
 
 export interface Deref { schema: unknown, base: string, location: string }
 
-export class GenContext implements MergeHost {
+/** Either an expression giving the serialized value (primitives, function calls) or statements appending to `json`. */
+export interface Part { expr?: string, code?: string }
+
+/** The generator of one value (generate-value.ts genPart), reached through the state as Ajv's generated code reaches its own through `it`. */
+export type PartGenerator = (state: CodegenState, schema: unknown, base: string, input: string, loc: string) => Part
+
+export class CodegenState implements MergeHost {
   readonly functions: string[] = []
   readonly consts: unknown[] = []
   private fnCounter = 0
@@ -25,17 +31,22 @@ export class GenContext implements MergeHost {
   private readonly matchers: MatcherCompiler
   private readonly matcherConsts = new Map<unknown, Map<string, string>>()
 
-  /** Whether arrays of flat objects whose properties include primitive arrays are projected (generate-projection.ts). */
   /** Whether arrays of flat objects are projected + JSON.stringify'd at all (generate-projection.ts), else concatenated. */
   projectArrays = true
+  /** Whether arrays of flat objects whose properties include primitive arrays are projected (generate-projection.ts). */
   projectArrayFields = false
   /** Whether arrays of flat objects are written as bytes (generate-bytes.ts) where they are not projected; off only to compare. */
   byteArrays = true
   /** Whether objects take the straight-line form where they fit (generate-object-straight.ts); off only to compare against the general form. */
   straightObjects = true
 
-  constructor (readonly resolver: RefResolver) {
+  constructor (readonly resolver: RefResolver, private readonly partGenerator: PartGenerator) {
     this.matchers = new MatcherCompiler(resolver)
+  }
+
+  /** The serialization of `input` by `schema` (at `base`, reported as `loc`): an expression or statements. */
+  part (schema: unknown, base: string, input: string, loc: string): Part {
+    return this.partGenerator(this, schema, base, input, loc)
   }
 
   /** Expression reading a runtime constant. */

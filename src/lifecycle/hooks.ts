@@ -1,8 +1,9 @@
 /**
- * Hook names, registration checks and the two runners: request hooks run in order with
- * callback or promise style; the first error (or a sent reply) stops the chain.
+ * Hook names and the checks `addHook` and route options make (Fastify's error codes). The hook
+ * lists live on the plugin contexts (context/plugin-context.ts), are resolved into each route at
+ * ready(), and are run by ./hook-runners.ts.
  */
-import { errorCodes } from '../errors'
+import { errorCodes } from '../base/errors'
 
 export const requestHookNames = [
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
@@ -17,7 +18,6 @@ export type HookName = RequestHookName | ApplicationHookName
 export type AnyHook = (...args: any[]) => any
 
 export type RequestHooks = Record<RequestHookName, AnyHook[]>
-export type ApplicationHooks = Record<ApplicationHookName, AnyHook[]>
 
 const requestHookSet = new Set<string>(requestHookNames)
 const applicationHookSet = new Set<string>(applicationHookNames)
@@ -35,22 +35,6 @@ export function copyRequestHooks (from: RequestHooks): RequestHooks {
   for (const name of requestHookNames) hooks[name] = from[name].slice()
   return hooks
 }
-export function emptyApplicationHooks (): ApplicationHooks {
-  return { onReady: [], onClose: [], onRoute: [], onRegister: [], onListen: [], preClose: [] }
-}
-
-interface HookTreeNode { hooks: RequestHooks; onRegister: AnyHook[]; readonly children: HookTreeNode[] }
-
-/**
- * Adds a request or onRegister hook to a context and to every descendant context created so far
- * (later ones copy it from their parent), so a parent's hook reaches a child whatever the order.
- */
-export function addHookToTree (context: HookTreeNode, name: RequestHookName | 'onRegister', fn: AnyHook): void {
-  if (name === 'onRegister') context.onRegister.push(fn)
-  else context.hooks[name].push(fn)
-  for (const child of context.children) addHookToTree(child, name, fn)
-}
-
 /** The checks Fastify makes when a hook is added, with its error codes. */
 export function checkHook (name: unknown, fn: unknown): asserts name is HookName {
   // Fastify 4.29's checks and order: a missing function first, then the name, then the function's type

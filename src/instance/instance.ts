@@ -6,22 +6,23 @@
  * (the factory returns that type); the signatures here are the run-time ones.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorCodes } from './errors'
-import { contextOf, type Context } from './context/context'
-import { kContext } from './context/symbols'
-import { addHookToTree, checkHook, type AnyHook } from './context/hooks'
-import { decorate, hasDecorator } from './context/decorators'
-import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from './context/boot'
-import { addRoute, shorthandOptions, supportedMethods, type RouteOptions } from './routing/routes'
-import { buildErrorHandler, type ErrorHandlerFn } from './lifecycle/error-handling'
-import { closeIdleWhileClosing } from './lifecycle/closing'
-import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from './server/listen'
-import type { Logger } from './server/logger'
-import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from './lifecycle/content-type-parsers'
-import { FASTIFY_COMPAT_VERSION } from './version'
-import { emitDeprecation } from './warnings'
-import { assertSchemaErrorFormatter } from './schema/validation/error-formatter'
-import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from './context/schema-compilers'
+import { errorCodes } from '../base/errors'
+import { contextOf, type PluginContext } from '../context/plugin-context'
+import { kContext } from '../context/symbols'
+import { checkHook, type AnyHook } from '../lifecycle/hooks'
+import { decorate, hasDecorator } from '../context/decorators'
+import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from '../context/boot'
+import { shorthandOptions, supportedMethods, type RouteOptions } from '../routing/route-options'
+import { addRoute } from '../context/route-builder'
+import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
+import { closeIdleWhileClosing } from '../server/closing'
+import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from '../server/listen'
+import { defaultChildLoggerFactory, type ChildLoggerFactory, type Logger } from '../server/logger'
+import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from '../lifecycle/content-type-parsers'
+import { FASTIFY_COMPAT_VERSION } from '../base/version'
+import { emitDeprecation } from '../base/warnings'
+import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
+import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
 
 // light-my-request is loaded on the first inject(): a server that only listens never loads it
 function lightMyRequest (...args: unknown[]): any {
@@ -30,39 +31,38 @@ function lightMyRequest (...args: unknown[]): any {
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 
-function ctx (instance: unknown): Context { return contextOf(instance) }
+function ctx (instance: unknown): PluginContext { return contextOf(instance) }
 
 /** Fastify 4.29: FST_ERR_CTP_INSTANCE_ALREADY_STARTED for the parser registry, FST_ERR_INSTANCE_ALREADY_LISTENING otherwise. */
 function assertNotBooted (instance: unknown, what: string): void {
-  if (!ctx(instance).root.booted) return
+  if (!ctx(instance).app.booted) return
   if (what.includes('ContentTypeParser')) throw new errorCodes.FST_ERR_CTP_INSTANCE_ALREADY_STARTED(what)
   throw new errorCodes.FST_ERR_INSTANCE_ALREADY_LISTENING(`Cannot call "${what}"!`)
 }
 
 export class TrellisInstance {
-  declare [kContext]: Context
+  declare [kContext]: PluginContext
 
   // ---------------------------------------------------------------- state
-  get server (): import('node:http').Server { return ctx(this).root.server as import('node:http').Server }
+  get server (): import('node:http').Server { return ctx(this).app.server as import('node:http').Server }
   get log (): Logger { return ctx(this).log }
   set log (logger: Logger) { ctx(this).log = logger }
   get prefix (): string { return ctx(this).prefix }
   /** 'fastify' for the root, else the plugin's name; wrapped plugins loaded here are appended: 'fastify -> db'. */
   get pluginName (): string { return ctx(this).pluginNames.join(' -> ') }
   get version (): string { return FASTIFY_COMPAT_VERSION }
-  get initialConfig (): Readonly<Record<string, unknown>> { return ctx(this).root.initialConfig }
+  get initialConfig (): Readonly<Record<string, unknown>> { return ctx(this).app.initialConfig }
   get errorHandler (): ErrorHandlerFn | null { return ctx(this).errorHandler.fn }
   get validatorCompiler (): unknown { return contextValidatorCompiler(ctx(this)) }
   get serializerCompiler (): unknown { return contextSerializerCompiler(ctx(this)) }
 
   // ---------------------------------------------------------------- plugins
   register (plugin: unknown, opts?: unknown): this & PromiseLike<this> {
-    enqueuePlugin(ctx(this).root, this, plugin, opts)
+    enqueuePlugin(ctx(this).app, this, plugin, opts)
     // thenable at run time while loading (see the `then` defined after the class)
     return this as this & PromiseLike<this>
   }
 
-  /** Whether a plugin with this name (its metadata/display name) was loaded into this very context. */
   /**
    * Whether a plugin with this name was loaded into this very context (its plugin name chain), or
    * (Fastify 4.29) registered by name (metadata) here or in an ancestor, also after this context began.
@@ -75,22 +75,22 @@ export class TrellisInstance {
   }
 
   after (fn?: (...args: any[]) => unknown): any {
-    const root = ctx(this).root
-    if (fn === undefined) return loadQueued(root).then(() => this)
+    const app = ctx(this).app
+    if (fn === undefined) return loadQueued(app).then(() => this)
     if (typeof fn !== 'function') throw new errorCodes.FST_ERR_PLUGIN_CALLBACK_NOT_FN('after: callback must be a function')
-    enqueueAfter(root, this, fn)
+    enqueueAfter(app, this, fn)
     return this
   }
 
   ready (cb?: Callback): any {
-    const root = ctx(this).root
-    if (typeof cb === 'function' && !root.booted && root.stack.length > 0) {
+    const app = ctx(this).app
+    if (typeof cb === 'function' && !app.booted && app.stack.length > 0) {
       // called from a plugin while the tree loads: called back once it has loaded, before onReady hooks
-      onTreeLoaded(root, (err) => cb.call(this, err, this))
-      bootReady(root)
+      onTreeLoaded(app, (err) => cb.call(this, err, this))
+      bootReady(app)
       return undefined
     }
-    const ready = bootReady(root).then(() => this)
+    const ready = bootReady(app).then(() => this)
     if (typeof cb === 'function') {
       // called back from the same depth of promise the `ready()` form resolves at, so that mixed
       // ready(cb) / ready().then() calls settle in call order (Fastify 4.29)
@@ -133,14 +133,14 @@ export class TrellisInstance {
     if (name === 'onClose') { context.onClose.push(fn); return this }
     if (name === 'onListen' || name === 'preClose') { context[name].push(fn); return this }
     if (name === 'onReady') {
-      if (context.root.isReady) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
+      if (context.app.isReady) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
       context.onReady.push(fn)
       return this
     }
-    if (context.root.booted) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
+    if (context.app.booted) throw new errorCodes.FST_ERR_HOOK_AFTER_START(name)
     if (name === 'onRoute') { context.onRoute.push(fn); return this }
     // Like Fastify: added where addHook was called in the plugin queue, then to this context and its loaded descendants.
-    enqueueAfter(context.root, this, () => { addHookToTree(context, name, fn) })
+    enqueueAfter(context.app, this, () => { context.addTreeHook(name, fn) })
     return this
   }
 
@@ -169,44 +169,73 @@ export class TrellisInstance {
   hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
     const method = typeof options?.method === 'string' ? options.method.toUpperCase() : ''
     if (method === '') return false
-    return ctx(this).root.router.find(method, options.url || '', options.constraints) !== null
+    return ctx(this).app.router.find(method, options.url || '', options.constraints) !== null
+  }
+
+  /** Fastify 4.29: the route a method and URL pattern lead to, `{ handler, params, searchParams }`, or null. */
+  findRoute (options: { method: string, url: string, constraints?: Record<string, unknown> }): { handler: unknown, params: Record<string, string | undefined>, searchParams: Record<string, string> } | null {
+    const found = ctx(this).app.router.find(String(options.method).toUpperCase(), options.url || '', options.constraints)
+    if (found === null) return null
+    // a fresh object each time: callers cannot change the route through it
+    return { handler: found.store.handler, params: { ...found.params }, searchParams: { ...found.searchParams } }
   }
 
   /** The (req, res) function answering requests that match no route; by default the 404 routes. */
   getDefaultRoute (): (req: IncomingMessage, res: ServerResponse) => void {
     emitDeprecation('FSTDEP014')
-    return ctx(this).root.router.defaultRoute
+    return ctx(this).app.router.defaultRoute
   }
 
   setDefaultRoute (defaultRoute: (req: IncomingMessage, res: ServerResponse) => void): this {
     emitDeprecation('FSTDEP014')
     if (typeof defaultRoute !== 'function') throw new errorCodes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
-    ctx(this).root.router.defaultRoute = defaultRoute
+    ctx(this).app.router.defaultRoute = defaultRoute
     return this
   }
 
   addConstraintStrategy (strategy: Record<string, unknown>): this {
-    const root = ctx(this).root
-    if (root.booted) throw new errorCodes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add constraint strategy!')
-    root.router.addConstraintStrategy(strategy)
+    const app = ctx(this).app
+    if (app.booted) throw new errorCodes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add constraint strategy!')
+    app.router.addConstraintStrategy(strategy)
     return this
   }
 
-  hasConstraintStrategy (name: string): boolean { return ctx(this).root.router.hasConstraintStrategy(name) }
+  hasConstraintStrategy (name: string): boolean { return ctx(this).app.router.hasConstraintStrategy(name) }
 
   printRoutes (opts?: Record<string, unknown>): string {
-    return ctx(this).root.router.prettyPrint(opts)
+    return ctx(this).app.router.prettyPrint(opts)
   }
 
   printPlugins (): string {
     const lines: string[] = []
-    const walk = (context: Context, depth: number): void => {
+    const walk = (context: PluginContext, depth: number): void => {
       lines.push(`${depth === 0 ? '' : '  '.repeat(depth - 1) + '└── '}${context.name}`)
       for (const child of context.children) walk(child, depth + 1)
     }
-    walk(ctx(this).root.rootContext, 0)
+    walk(ctx(this).app.rootContext, 0)
     return lines.join('\n') + '\n'
   }
+
+  // ---------------------------------------------------------------- request ids and request loggers
+  /** Fastify 4.29: this context's request-id generator (inherited by its children and routes). */
+  setGenReqId (fn: (this: TrellisInstance, req: IncomingMessage) => string): this {
+    assertNotBooted(this, 'setGenReqId')
+    if (typeof fn !== 'function') throw new TypeError('setGenReqId expects a function')
+    ctx(this).setGenReqId(fn)
+    return this
+  }
+
+  get genReqId (): (req: IncomingMessage) => string { return ctx(this).genReqId() }
+
+  /** Fastify 4.29: `(logger, bindings, opts, rawReq) => childLogger` for this context's requests. */
+  setChildLoggerFactory (factory: ChildLoggerFactory): this {
+    assertNotBooted(this, 'setChildLoggerFactory')
+    if (typeof factory !== 'function') throw new TypeError('setChildLoggerFactory expects a function')
+    ctx(this).ownChildLoggerFactory = factory
+    return this
+  }
+
+  get childLoggerFactory (): ChildLoggerFactory { return ctx(this).childLoggerFactory() ?? defaultChildLoggerFactory }
 
   // ---------------------------------------------------------------- schemas
   addSchema (schema: unknown): this {
@@ -323,7 +352,7 @@ export class TrellisInstance {
   }
 
   getDefaultJsonParser (onProtoPoisoning: 'error' | 'remove' | 'ignore', onConstructorPoisoning: 'error' | 'remove' | 'ignore'): ContentTypeParserFn {
-    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning, ctx(this).root.options.jsonDepthLimit)
+    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning, ctx(this).app.options.jsonDepthLimit)
   }
 
   get defaultTextParser (): ContentTypeParserFn { return defaultTextParser }
@@ -331,26 +360,26 @@ export class TrellisInstance {
   // ---------------------------------------------------------------- running
   /** The node:http request listener (for custom servers). */
   get routing (): (req: IncomingMessage, res: ServerResponse) => void {
-    const root = ctx(this).root
-    return (req, res) => root.router.lookup(req, res)
+    const app = ctx(this).app
+    return (req, res) => app.router.lookup(req, res)
   }
 
   inject (opts?: unknown, cb?: (err: Error | null, res?: unknown) => void): any {
-    const root = ctx(this).root
+    const app = ctx(this).app
     const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-      bootReady(root).then(() => root.dispatch(req, res), (err: Error) => res.emit('error', err))
+      bootReady(app).then(() => app.dispatcher.dispatch(req, res), (err: Error) => res.emit('error', err))
     }
     // closing or closed: refused at once (Fastify 4.3's message, trellis's code)
-    if (root.closed || (root.closing && root.booted)) {
+    if (app.closed || (app.closing && app.booted)) {
       const error = new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
       error.message = 'Server is closed'
       if (typeof cb === 'function') { cb(error); return undefined }
       return Promise.reject(error)
     }
     // once ready, inject dispatches synchronously: invalid options throw to the caller (as in Fastify)
-    if (root.isReady && !root.closing) return lightMyRequest((req: unknown, res: unknown) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
+    if (app.isReady && !app.closing) return lightMyRequest((req: unknown, res: unknown) => app.dispatcher.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
     if (typeof cb === 'function') {
-      bootReady(root).then(() => lightMyRequest((req: unknown, res: unknown) => root.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
+      bootReady(app).then(() => lightMyRequest((req: unknown, res: unknown) => app.dispatcher.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
       return undefined
     }
     return lightMyRequest(dispatch as never, opts as never)
@@ -368,21 +397,21 @@ export class TrellisInstance {
       if (signal.aborted) this.close()
       else signal.addEventListener('abort', () => { this.close() }, { once: true })
     }
-    const root = ctx(this).root
+    const app = ctx(this).app
     const promise = (async () => {
-      assertCanListen(root.listening, root.closed)
-      await bootReady(root)
-      assertCanListen(root.listening, root.closed)
-      root.listening = true
+      assertCanListen(app.listening, app.closed)
+      await bootReady(app)
+      assertCanListen(app.listening, app.closed)
+      app.listening = true
       try {
-        return await listenServer(root.server as import('node:http').Server, options, root.options.https !== null, root.log)
+        return await listenServer(app.server as import('node:http').Server, options, app.options.https !== null, app.log)
       } catch (err) {
-        root.listening = false
+        app.listening = false
         throw err
       }
     })()
     // onListen hooks run after the caller learns the address (Fastify 4.29), never holding it up
-    const rootContext = root.rootContext
+    const rootContext = app.rootContext
     if (callback !== undefined) {
       promise.then((address) => { callback(null, address); if (hasOnListen(rootContext)) runOnListen(rootContext) }, (err: Error) => callback(err, null))
       return undefined
@@ -395,31 +424,31 @@ export class TrellisInstance {
    * 4.3 at runtime); typed as Fastify's declaration (AddressInfo[]) so typed code stays compatible.
    */
   addresses (): Array<import('node:net').AddressInfo> {
-    const server = ctx(this).root.server
+    const server = ctx(this).app.server
     const address = server?.address()
     if (address === null || address === undefined) return []
     return [address as import('node:net').AddressInfo]
   }
 
   close (cb?: Callback): any {
-    const root = ctx(this).root
+    const app = ctx(this).app
     const promise = (async () => {
-      if (root.closed) return
-      root.closing = true
-      if (root.listening && root.server !== null) beginClose(root.server, root.options.forceCloseConnections)
-      const stopClosingIdle = closeIdleWhileClosing(root.server, root.options.forceCloseConnections)
+      if (app.closed) return
+      app.closing = true
+      if (app.listening && app.server !== null) beginClose(app.server, app.options.forceCloseConnections)
+      const stopClosingIdle = closeIdleWhileClosing(app.server, app.options.forceCloseConnections)
       try {
-        await loadForClose(root)
-        await runPreClose(root)
-        if (root.listening && root.server !== null) await closeServer(root.server, root.options.forceCloseConnections)
+        await loadForClose(app)
+        await runPreClose(app)
+        if (app.listening && app.server !== null) await closeServer(app.server, app.options.forceCloseConnections)
       } finally {
         stopClosingIdle()
       }
-      root.listening = false
+      app.listening = false
       try {
-        await runOnClose(root)
+        await runOnClose(app)
       } finally {
-        root.closed = true
+        app.closed = true
       }
     })()
     if (typeof cb === 'function') {
@@ -429,9 +458,23 @@ export class TrellisInstance {
     return promise
   }
 
+  /** `await using app = trellis()` closes it. */
+  [Symbol.asyncDispose] (): Promise<void> { return this.close() }
+
   get listeningOrigin (): string {
-    const server = ctx(this).root.server
-    return server === null ? '' : formatAddress(server.address(), ctx(this).root.options.https !== null)
+    const server = ctx(this).app.server
+    return server === null ? '' : formatAddress(server.address(), ctx(this).app.options.https !== null)
+  }
+}
+
+/**
+ * Fastify 4.29 defines `errorHandler` and `childLoggerFactory` as getters of the instance object
+ * itself, without a setter: the root instance gets the same own accessors (child instances inherit them).
+ */
+export function defineOwnAccessors (instance: TrellisInstance): void {
+  for (const name of ['errorHandler', 'childLoggerFactory']) {
+    const descriptor = Object.getOwnPropertyDescriptor(TrellisInstance.prototype, name)
+    if (descriptor?.get !== undefined) Object.defineProperty(instance, name, { configurable: true, enumerable: false, get: descriptor.get })
   }
 }
 
@@ -445,11 +488,11 @@ Object.defineProperty(TrellisInstance.prototype, 'then', {
   configurable: true,
   enumerable: false,
   get (this: TrellisInstance) {
-    const root = ctx(this).root
-    if (root.booted) return undefined
-    if (root.thenGuard) { root.thenGuard = false; return undefined }
+    const app = ctx(this).app
+    if (app.booted) return undefined
+    if (app.thenGuard) { app.thenGuard = false; return undefined }
     return (resolve: (value: unknown) => void, reject: (err: unknown) => void) => {
-      loadQueued(root).then(() => { root.thenGuard = true; resolve(this) }, reject)
+      loadQueued(app).then(() => { app.thenGuard = true; resolve(this) }, reject)
     }
   }
 })

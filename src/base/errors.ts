@@ -73,6 +73,7 @@ export const errorCodes = {
   FST_ERR_CTP_EMPTY_JSON_BODY: E('FST_ERR_CTP_EMPTY_JSON_BODY', "Body cannot be empty when content-type is set to 'application/json'", 400),
   FST_ERR_CTP_INVALID_JSON_BODY: E('FST_ERR_CTP_INVALID_JSON_BODY', 'Body is not valid JSON: %s', 400),
   FST_ERR_CTP_JSON_TOO_DEEP: E('FST_ERR_CTP_JSON_TOO_DEEP', 'JSON body is nested deeper than %s levels', 400, RangeError),
+  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: E('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!', 400),
 
   // decorators
   FST_ERR_DEC_ALREADY_PRESENT: E('FST_ERR_DEC_ALREADY_PRESENT', "The decorator '%s' has already been added!"),
@@ -88,9 +89,12 @@ export const errorCodes = {
   FST_ERR_HOOK_AFTER_START: E('FST_ERR_HOOK_AFTER_START', "The hook '%s' cannot be added after the server has started"),
   FST_ERR_MISSING_MIDDLEWARE: E('FST_ERR_MISSING_MIDDLEWARE', 'You must register a plugin for handling middlewares, visit fastify.io/docs/latest/Reference/Middleware/ for more info.', 500),
   FST_ERR_HOOK_TIMEOUT: E('FST_ERR_HOOK_TIMEOUT', "A callback for '%s' hook timed out. You may have forgotten to call 'done' function or to resolve a Promise"),
+  FST_ERR_HOOK_INVALID_ASYNC_HANDLER: E('FST_ERR_HOOK_INVALID_ASYNC_HANDLER', "Async function has too many arguments. Async hooks should not use the 'done' argument.", 500, TypeError),
+  FST_ERR_HOOK_NOT_SUPPORTED: E('FST_ERR_HOOK_NOT_SUPPORTED', '%s hook not supported!', 500, TypeError),
 
   // logger
   FST_ERR_LOG_INVALID_DESTINATION: E('FST_ERR_LOG_INVALID_DESTINATION', 'Cannot specify both logger.stream and logger.file options'),
+  FST_ERR_LOG_INVALID_LOGGER: E('FST_ERR_LOG_INVALID_LOGGER', "Invalid logger object provided. The logger instance should have these functions(s): '%s'.", 500, TypeError),
 
   // reply
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: E('FST_ERR_REP_INVALID_PAYLOAD_TYPE', "Attempted to send payload of invalid type '%s'. Expected a string or Buffer.", 500, TypeError),
@@ -103,6 +107,10 @@ export const errorCodes = {
   FST_ERR_BAD_TRAILER_VALUE: E('FST_ERR_BAD_TRAILER_VALUE', "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function."),
   FST_ERR_MISSING_SERIALIZATION_FN: E('FST_ERR_MISSING_SERIALIZATION_FN', 'Missing serialization function. Key "%s"'),
   FST_ERR_REQ_INVALID_VALIDATION_INVOCATION: E('FST_ERR_REQ_INVALID_VALIDATION_INVOCATION', 'Invalid validation invocation. Missing validation function for HTTP part "%s" nor schema provided.'),
+  FST_ERR_ERROR_HANDLER_NOT_FN: E('FST_ERR_ERROR_HANDLER_NOT_FN', 'Error Handler must be a function', 500, TypeError),
+  FST_ERR_REP_RESPONSE_BODY_CONSUMED: E('FST_ERR_REP_RESPONSE_BODY_CONSUMED', 'Response.body is already consumed.'),
+  FST_ERR_FAILED_ERROR_SERIALIZATION: E('FST_ERR_FAILED_ERROR_SERIALIZATION', 'Failed to serialize an error. Error: %s. Original error: %s'),
+  FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: E('FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', 'Missing serialization function. Key "%s:%s"'),
 
   // schemas
   FST_ERR_SCH_MISSING_ID: E('FST_ERR_SCH_MISSING_ID', 'Missing schema $id property'),
@@ -112,6 +120,17 @@ export const errorCodes = {
   FST_ERR_SCH_SERIALIZATION_BUILD: E('FST_ERR_SCH_SERIALIZATION_BUILD', 'Failed building the serialization schema for %s: %s, due to error %s'),
   FST_ERR_SCH_BODY_ON_GET: E('FST_ERR_SCH_BODY_ON_GET', 'Body validation schema for %s:%s route is not supported!'),
   FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_ERROR: E('FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_ERROR', 'schemaErrorFormatter option must return an Error, it returned %s'),
+  FST_ERR_VALIDATION: E('FST_ERR_VALIDATION', '%s', 400),
+  FST_ERR_SCH_CONTENT_MISSING_SCHEMA: E('FST_ERR_SCH_CONTENT_MISSING_SCHEMA', "Schema is missing for the content type '%s'"),
+  FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX: E('FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX', 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'),
+
+  // factory options
+  FST_ERR_OPTIONS_NOT_OBJ: E('FST_ERR_OPTIONS_NOT_OBJ', 'Options must be an object', 500, TypeError),
+  FST_ERR_QSP_NOT_FN: E('FST_ERR_QSP_NOT_FN', "querystringParser option should be a function, instead got '%s'", 500, TypeError),
+  FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN: E('FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN', "schemaController.bucket option should be a function, instead got '%s'", 500, TypeError),
+  FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN: E('FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', "schemaErrorFormatter option should be a non async function. Instead got '%s'.", 500, TypeError),
+  FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ: E('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ', "ajv.customOptions option should be an object, instead got '%s'", 500, TypeError),
+  FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR: E('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR', "ajv.plugins option should be an array, instead got '%s'", 500, TypeError),
 
   // server
   FST_ERR_HTTP2_INVALID_VERSION: E('FST_ERR_HTTP2_INVALID_VERSION', 'HTTP2 is available only from node >= 8.8.1'),
@@ -119,6 +138,8 @@ export const errorCodes = {
   FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE: E('FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE', "Cannot set forceCloseConnections to 'idle' as your HTTP server does not support closeIdleConnections method"),
   FST_ERR_REOPENED_CLOSE_SERVER: E('FST_ERR_REOPENED_CLOSE_SERVER', 'Fastify has already been closed and cannot be reopened'),
   FST_ERR_REOPENED_SERVER: E('FST_ERR_REOPENED_SERVER', 'Fastify is already listening'),
+  FST_ERR_LISTEN_OPTIONS_INVALID: E('FST_ERR_LISTEN_OPTIONS_INVALID', "Invalid listen options: '%s'", 500, TypeError),
+  FST_ERR_INSTANCE_ALREADY_LISTENING: E('FST_ERR_INSTANCE_ALREADY_LISTENING', 'Fastify instance is already listening. %s'),
 
   // routes
   FST_ERR_DUPLICATED_ROUTE: E('FST_ERR_DUPLICATED_ROUTE', "Method '%s' already declared for route '%s'"),
@@ -130,6 +151,14 @@ export const errorCodes = {
   FST_ERR_ROUTE_MISSING_HANDLER: E('FST_ERR_ROUTE_MISSING_HANDLER', 'Missing handler function for %s:%s route.'),
   FST_ERR_ROUTE_HANDLER_NOT_FN: E('FST_ERR_ROUTE_HANDLER_NOT_FN', 'Error Handler for %s:%s route, if defined, must be a function'),
   FST_ERR_PROMISE_NOT_FULFILLED: E('FST_ERR_PROMISE_NOT_FULFILLED', "Promise may not be fulfilled with 'undefined' when statusCode is not 204"),
+  FST_ERR_VERSION_CONSTRAINT_NOT_STR: E('FST_ERR_VERSION_CONSTRAINT_NOT_STR', 'Version constraint should be a string.', 500, TypeError),
+  FST_ERR_ASYNC_CONSTRAINT: E('FST_ERR_ASYNC_CONSTRAINT', 'Unexpected error from async constraint'),
+  FST_ERR_ROUTE_OPTIONS_NOT_OBJ: E('FST_ERR_ROUTE_OPTIONS_NOT_OBJ', 'Options for "%s:%s" route must be an object', 500, TypeError),
+  FST_ERR_ROUTE_DUPLICATED_HANDLER: E('FST_ERR_ROUTE_DUPLICATED_HANDLER', 'Duplicate handler for "%s:%s" route is not allowed!'),
+  FST_ERR_ROUTE_METHOD_INVALID: E('FST_ERR_ROUTE_METHOD_INVALID', 'Provided method is invalid!', 500, TypeError),
+  FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED: E('FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED', 'Body validation schema for %s:%s route is not supported!'),
+  FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT: E('FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', "'bodyLimit' option must be an integer > 0. Got '%s'", 500, TypeError),
+  FST_ERR_ROUTE_REWRITE_NOT_STR: E('FST_ERR_ROUTE_REWRITE_NOT_STR', 'Rewrite url for "%s" needs to be of type "string" but received "%s"', 500, TypeError),
 
   // plugins
   FST_ERR_PLUGIN_VERSION_MISMATCH: E('FST_ERR_PLUGIN_VERSION_MISMATCH', "fastify-plugin: %s - expected '%s' fastify version, '%s' is installed"),
@@ -138,36 +167,7 @@ export const errorCodes = {
   FST_ERR_PLUGIN_NOT_VALID: E('FST_ERR_PLUGIN_NOT_VALID', 'fastify-plugin: %s'),
   FST_ERR_ROOT_PLG_BOOTED: E('FST_ERR_ROOT_PLG_BOOTED', 'fastify-plugin: %s'),
   FST_ERR_PARENT_PLUGIN_BOOTED: E('FST_ERR_PARENT_PLUGIN_BOOTED', 'fastify-plugin: %s'),
-  FST_ERR_PLUGIN_TIMEOUT: E('FST_ERR_PLUGIN_TIMEOUT', 'fastify-plugin: %s'),
-
-  // added by Fastify 4.4 - 4.29 (same codes, messages and status codes)
-  FST_ERR_OPTIONS_NOT_OBJ: E('FST_ERR_OPTIONS_NOT_OBJ', 'Options must be an object', 500, TypeError),
-  FST_ERR_QSP_NOT_FN: E('FST_ERR_QSP_NOT_FN', "querystringParser option should be a function, instead got '%s'", 500, TypeError),
-  FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN: E('FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN', "schemaController.bucket option should be a function, instead got '%s'", 500, TypeError),
-  FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN: E('FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', "schemaErrorFormatter option should be a non async function. Instead got '%s'.", 500, TypeError),
-  FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ: E('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ', "ajv.customOptions option should be an object, instead got '%s'", 500, TypeError),
-  FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR: E('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR', "ajv.plugins option should be an array, instead got '%s'", 500, TypeError),
-  FST_ERR_VERSION_CONSTRAINT_NOT_STR: E('FST_ERR_VERSION_CONSTRAINT_NOT_STR', 'Version constraint should be a string.', 500, TypeError),
-  FST_ERR_VALIDATION: E('FST_ERR_VALIDATION', '%s', 400),
-  FST_ERR_LISTEN_OPTIONS_INVALID: E('FST_ERR_LISTEN_OPTIONS_INVALID', "Invalid listen options: '%s'", 500, TypeError),
-  FST_ERR_ERROR_HANDLER_NOT_FN: E('FST_ERR_ERROR_HANDLER_NOT_FN', 'Error Handler must be a function', 500, TypeError),
-  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: E('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!', 400),
-  FST_ERR_HOOK_INVALID_ASYNC_HANDLER: E('FST_ERR_HOOK_INVALID_ASYNC_HANDLER', "Async function has too many arguments. Async hooks should not use the 'done' argument.", 500, TypeError),
-  FST_ERR_HOOK_NOT_SUPPORTED: E('FST_ERR_HOOK_NOT_SUPPORTED', '%s hook not supported!', 500, TypeError),
-  FST_ERR_LOG_INVALID_LOGGER: E('FST_ERR_LOG_INVALID_LOGGER', "Invalid logger object provided. The logger instance should have these functions(s): '%s'.", 500, TypeError),
-  FST_ERR_REP_RESPONSE_BODY_CONSUMED: E('FST_ERR_REP_RESPONSE_BODY_CONSUMED', 'Response.body is already consumed.'),
-  FST_ERR_FAILED_ERROR_SERIALIZATION: E('FST_ERR_FAILED_ERROR_SERIALIZATION', 'Failed to serialize an error. Error: %s. Original error: %s'),
-  FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: E('FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', 'Missing serialization function. Key "%s:%s"'),
-  FST_ERR_SCH_CONTENT_MISSING_SCHEMA: E('FST_ERR_SCH_CONTENT_MISSING_SCHEMA', "Schema is missing for the content type '%s'"),
-  FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX: E('FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX', 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'),
-  FST_ERR_ASYNC_CONSTRAINT: E('FST_ERR_ASYNC_CONSTRAINT', 'Unexpected error from async constraint'),
-  FST_ERR_ROUTE_OPTIONS_NOT_OBJ: E('FST_ERR_ROUTE_OPTIONS_NOT_OBJ', 'Options for "%s:%s" route must be an object', 500, TypeError),
-  FST_ERR_ROUTE_DUPLICATED_HANDLER: E('FST_ERR_ROUTE_DUPLICATED_HANDLER', 'Duplicate handler for "%s:%s" route is not allowed!'),
-  FST_ERR_ROUTE_METHOD_INVALID: E('FST_ERR_ROUTE_METHOD_INVALID', 'Provided method is invalid!', 500, TypeError),
-  FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED: E('FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED', 'Body validation schema for %s:%s route is not supported!'),
-  FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT: E('FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', "'bodyLimit' option must be an integer > 0. Got '%s'", 500, TypeError),
-  FST_ERR_ROUTE_REWRITE_NOT_STR: E('FST_ERR_ROUTE_REWRITE_NOT_STR', 'Rewrite url for "%s" needs to be of type "string" but received "%s"', 500, TypeError),
-  FST_ERR_INSTANCE_ALREADY_LISTENING: E('FST_ERR_INSTANCE_ALREADY_LISTENING', 'Fastify instance is already listening. %s')
+  FST_ERR_PLUGIN_TIMEOUT: E('FST_ERR_PLUGIN_TIMEOUT', 'fastify-plugin: %s')
 } as const
 
 export type ErrorCode = keyof typeof errorCodes

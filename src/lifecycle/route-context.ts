@@ -1,15 +1,44 @@
 /**
- * A built route: everything the request path needs, resolved once at `ready()` so that nothing on
- * the hot path is looked up by name.
+ * The request path's contract: a built route (`RouteContext`), everything the request path needs,
+ * resolved once at `ready()` so that nothing on the hot path is looked up by name, and the few
+ * application-wide members it reads (`RequestEnv`). The plugin tree builds both (context/); the
+ * request path sees only these two shapes.
  */
-import type { RootState } from '../context/root'
-import type { AnyHook, RequestHookName } from '../context/hooks'
-import type { ErrorHandler } from '../lifecycle/error-handling'
-import type { RequestClass } from '../lifecycle/request'
-import type { ReplyClass } from '../lifecycle/reply'
-import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
+import type { IncomingMessage } from 'node:http'
+import type { AnyHook, RequestHookName } from './hooks'
+import type { ErrorHandler } from './error-handling'
+import type { RequestClass } from './request'
+import type { ReplyClass } from './reply'
+import type { ContentTypeParsers } from './content-type-parsers'
 import type { RouteValidators, SchemaErrorFormatter, ValidatorCompiler, ValidatorFn } from '../schema/validation'
 import type { ResponseSerializers, SerializerCompiler, SerializerFn } from '../schema/serialization'
+import type { ChildLoggerFactory, Logger } from '../server/logger'
+import type { TrustFn } from '../server/proxy'
+
+/**
+ * What the request path reads of the application as a whole: its logger and logging switches, the
+ * proxy trust, the server-wide body limit and the 404 route of a URL. routing/dispatch.ts provides it.
+ */
+export interface RequestEnv {
+  /** The application's logger (the root of request loggers). */
+  readonly log: Logger
+  /** The logger is trellis's silent one: a request logger with no level of its own is the root logger. */
+  readonly silentLog: boolean
+  /** The `disableRequestLogging` option as given. */
+  readonly disableRequestLogging: boolean
+  /** No 'incoming request' / 'request completed' lines: `disableRequestLogging`, or logging is off. */
+  readonly quietRequests: boolean
+  /** The key of the request id in request log lines (`requestIdLogLabel`). */
+  readonly requestIdLogLabel: string
+  /** The `trustProxy` option compiled; null: the socket's peer is the client. */
+  readonly trustProxy: TrustFn | null
+  /** The server-wide `bodyLimit` (a route's own wins). */
+  readonly bodyLimit: number
+  /** The child logger of one request (its id bound, the route's level and log serializers). */
+  requestLogger: (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>) => Logger
+  /** The 404 route that answers `url` (the deepest prefix that matches it). */
+  notFoundFor: (url: string) => RouteContext
+}
 
 /**
  * Keys of the per-route caches of `request.compileValidationSchema` and
@@ -28,11 +57,11 @@ export interface RouteSchemaCompilers {
 export interface RouteConfig { url?: string; method?: string | string[]; [key: string]: unknown }
 
 export interface RouteContext {
-  readonly root: RootState
+  readonly env: RequestEnv
   /** The request-id generator of the route's context (setGenReqId, Fastify 4.29), else the server's. */
-  genReqId: (req: import('node:http').IncomingMessage) => string
+  genReqId: (req: IncomingMessage) => string
   /** setChildLoggerFactory / route `childLoggerFactory` (Fastify 4.29); null: the built-in request logger. */
-  childLoggerFactory: ((this: any, logger: any, bindings: Record<string, unknown>, opts: Record<string, unknown>, rawReq: import('node:http').IncomingMessage) => any) | null
+  childLoggerFactory: ChildLoggerFactory | null
   /** The instance (context) the route was defined in; `this` of handlers and hooks. */
   readonly server: any
   readonly config: RouteConfig

@@ -9,10 +9,10 @@
  * option, else its context's) and are cached per route by schema object identity, so a handler
  * that compiles the same schema object on every request compiles it once.
  */
-import { errorCodes } from '../errors'
-import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from '../routing/route-context'
-import type { HttpPart, ValidatorFn } from './validation'
-import type { SerializerFn } from './serialization'
+import { errorCodes } from '../base/errors'
+import { kRouteSerializeFns, kRouteValidateFns, type RouteContext } from './route-context'
+import type { HttpPart, ValidatorFn } from '../schema/validation'
+import type { SerializerFn } from '../schema/serialization'
 
 const PART_NAMES: Record<string, HttpPart> = {
   body: 'body', headers: 'headers', params: 'params', querystring: 'querystring', query: 'querystring'

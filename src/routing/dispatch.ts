@@ -1,0 +1,154 @@
+/**
+ * The request entry point: from the server's request listener (or `inject`) to the route's request
+ * path. A raw request passes the pre-routing checks (HTTP version, rewriteUrl), the router finds its
+ * route, and `routeHandler` starts lifecycle/handle-request.ts; what the router cannot take is
+ * answered here (the 404 routes, a malformed URL, an unknown method, a failed constraint), as is
+ * every request that arrives while the application closes. The Dispatcher is also the request
+ * path's view of the application (`RequestEnv`): loggers, logging switches, proxy trust, 404 routes.
+ */
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
+import { parse as parseQuery } from 'node:querystring'
+import { errorCodes } from '../base/errors'
+import type { ResolvedOptions } from '../base/option-types'
+import { keepConnectionFor } from '../server/listen'
+import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
+import { withPreRouting } from '../server/pre-routing'
+import { compileTrust, type TrustFn } from '../server/proxy'
+import { handleRequest } from '../lifecycle/handle-request'
+import { answerPlainNotFound } from '../lifecycle/plain-not-found'
+import type { RequestBase } from '../lifecycle/request'
+import type { ReplyBase } from '../lifecycle/reply'
+import type { RequestEnv, RouteContext } from '../lifecycle/route-context'
+import { createRouter, type Router, type RouteHandler } from './router'
+import { findNotFoundEntry, type NotFoundEntry } from './not-found'
+import { withRequestIdHeader, type GenReqId } from './request-id'
+
+const KNOWN_METHODS = new Set(METHODS)
+
+export class Dispatcher implements RequestEnv {
+  readonly log: Logger
+  readonly silentLog: boolean
+  readonly disableRequestLogging: boolean
+  readonly quietRequests: boolean
+  readonly requestIdLogLabel: string
+  readonly trustProxy: TrustFn | null
+  readonly bodyLimit: number
+  /** The server-wide request-id generator (`genReqId` behind `requestIdHeader`). */
+  readonly genReqId: GenReqId
+  readonly router: Router
+  /** The 404 routes, deepest prefix first (built at ready()). */
+  notFoundRoutes: NotFoundEntry[] = []
+  /** close() has begun: requests get `connection: close` (or a 503 with return503OnClosing). */
+  closing = false
+  /** A raw request's entry (server listener and inject): version check, rewriteUrl, then the router. */
+  readonly dispatch: (req: IncomingMessage, res: ServerResponse) => void
+  /** The router's handler of every route: the closing check, then the route's request path. */
+  readonly routeHandler: RouteHandler
+  /** Default serializers an application-provided pino logger lacks (see missingDefaultSerializers). */
+  private readonly serializerFill: Record<string, (value: any) => unknown> | undefined
+
+  constructor (private readonly options: ResolvedOptions, log: Logger, owner: unknown) {
+    this.log = log
+    this.silentLog = isSilentLogger(log)
+    this.disableRequestLogging = options.disableRequestLogging
+    // with logging off (the default logger), request lines and per-request child loggers cost nothing
+    this.quietRequests = options.disableRequestLogging || this.silentLog
+    this.requestIdLogLabel = options.requestIdLogLabel
+    this.trustProxy = compileTrust(options.trustProxy)
+    this.bodyLimit = options.bodyLimit
+    this.genReqId = withRequestIdHeader(options.requestIdHeader, options.genReqId)
+    this.serializerFill = missingDefaultSerializers(log)
+    this.routeHandler = (req, res, params, route, query) => {
+      if (this.closing && this.answeredWhileClosing(res)) return
+      handleRequest(route, req, res, params as Record<string, string>, query)
+    }
+    this.router = createRouter(options, {
+      onNotFound: (req, res) => { this.notFound(req, res) },
+      onBadUrl: (path, req, res) => { this.badUrl(path, req, res) },
+      onConstraintError: (req, res) => { this.constraintError(req, res) }
+    })
+    this.dispatch = withPreRouting(options, log, owner, (req, res) => this.router.lookup(req, res))
+  }
+
+  requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {
+    if (this.silentLog && level === undefined) return this.log
+    const bindings = { [this.requestIdLogLabel]: id }
+    if (this.serializerFill !== undefined) serializers = { ...this.serializerFill, ...serializers }
+    const child = (serializers === undefined ? this.log.child(bindings) : this.log.child(bindings, { serializers })) as Logger
+    if (level !== undefined && child.level !== level) child.level = level
+    return child
+  }
+
+  notFoundFor (url: string): RouteContext {
+    return findNotFoundEntry(this.notFoundRoutes, url).route
+  }
+
+  /** While closing: the connection closes after this response; with return503OnClosing it is a 503 (true: answered). */
+  private answeredWhileClosing (res: ServerResponse): boolean {
+    keepConnectionFor(res)
+    if (!this.options.return503OnClosing) return false
+    answerClosing(res)
+    return true
+  }
+
+  /** No route matches: the 404 route of the URL's prefix. */
+  private notFound (req: IncomingMessage, res: ServerResponse): void {
+    if (this.closing && this.answeredWhileClosing(res)) return
+    if (!KNOWN_METHODS.has(req.method ?? '')) {
+      // a method Node does not know (only HTTP/2 lets one through): no 404 route covers it;
+      // Fastify's fallback answers a 404 'Not Found' (4.29: with the code FST_ERR_NOT_FOUND)
+      const { reply } = this.bareRequest(req, res)
+      reply.code(404).send(new errorCodes.FST_ERR_NOT_FOUND())
+      return
+    }
+    const url = req.url ?? '/'
+    const entry = findNotFoundEntry(this.notFoundRoutes, url)
+    const q = url.indexOf('?')
+    // an application's querystring parser still sees every request
+    const query = q === -1 ? {} : (this.options.querystringParser ?? parseQuery)(url.slice(q + 1))
+    if (entry.plain) { answerPlainNotFound(entry.route, req, res); return }
+    handleRequest(entry.route, req, res, {}, query)
+  }
+
+  private badUrl (path: string, req: IncomingMessage, res: ServerResponse): void {
+    const { request, reply } = this.bareRequest(req, res)
+    const frameworkErrors = this.options.frameworkErrors
+    if (frameworkErrors !== undefined) { frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
+    // Fastify 4.29's body has the code (4.3's had none)
+    reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message: `'${path}' is not a valid url component`, statusCode: 400 })
+  }
+
+  private constraintError (req: IncomingMessage, res: ServerResponse): void {
+    const frameworkErrors = this.options.frameworkErrors
+    if (frameworkErrors !== undefined) {
+      const { request, reply } = this.bareRequest(req, res)
+      frameworkErrors(new errorCodes.FST_ERR_ASYNC_CONSTRAINT(), request, reply)
+      return
+    }
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(ASYNC_CONSTRAINT_BODY.length) })
+    res.end(ASYNC_CONSTRAINT_BODY)
+  }
+
+  /** A request/reply on the root 404 route, for answers given before routing (bad URL, unknown method); logs 'incoming request'. */
+  private bareRequest (req: IncomingMessage, res: ServerResponse): { request: RequestBase, reply: ReplyBase } {
+    const route = this.notFoundFor('/')
+    const id = this.genReqId(req)
+    const log = this.requestLogger(id, undefined)
+    const request = new route.Request(id, {}, req, {}, log, route)
+    const reply = new route.Reply(res, request, log)
+    if (!this.quietRequests) log.info({ req: request }, 'incoming request')
+    return { request, reply }
+  }
+}
+
+/** Fastify 4.29's answer when an asynchronous constraint strategy fails (no frameworkErrors option). */
+const ASYNC_CONSTRAINT_BODY = JSON.stringify({ error: 'Internal Server Error', message: 'Unexpected error from async constraint', statusCode: 500 })
+
+function answerClosing (res: ServerResponse): void {
+  const body = JSON.stringify({ statusCode: 503, code: 'FST_ERR_SERVER_CLOSING', error: 'Service Unavailable', message: 'Service Unavailable' })
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
+  // HTTP/2 has no connection header (node:http2 refuses it); its session closes on its own
+  if ((res as unknown as { stream?: unknown }).stream === undefined) headers.connection = 'close'
+  res.writeHead(503, headers)
+  res.end(body)
+}
