@@ -11,8 +11,10 @@
 // One run's median over 7 rounds moves by ±0.05–0.10 on this VM, where the per-round ratio of two
 // servers ranges from about 0.7 to 1.4. Printed per route and server: each run's median of
 // trellis / other, the median of all rounds pooled and, in brackets, an interval of that median
-// from the order statistics (k-th smallest and k-th largest, k = n/2 − 0.98·√n rounded: about 94 %
-// for n = 14).
+// from the order statistics: the k-th smallest and k-th largest round, k = n/2 − 0.98·√n rounded
+// (at least 1). For n = 14 that is the 3rd and 12th, which hold the median between them with
+// probability 98.7 % (exact, from the binomial distribution: 1 − 2·P(B(n, ½) < k)); the
+// probability for each n in the output is printed under the table.
 import { readFileSync } from 'node:fs'
 import { ROUTES } from './servers.mjs'
 import { median } from './stats.mjs'
@@ -70,6 +72,16 @@ const runs = args.map((file) => {
   return run
 })
 
+/** Probability that the k-th smallest and k-th largest of n samples enclose the median: 1 − 2·P(B(n, ½) < k). */
+function coverage (n, k) {
+  let below = 0
+  let c = 1 // C(n, i)
+  for (let i = 0; i < k; i++) { below += c; c = c * (n - i) / (i + 1) }
+  return 1 - 2 * below / 2 ** n
+}
+const ordinal = (k) => k + (k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] ?? 'th')
+const intervals = new Map() // rounds -> k
+
 const others = [...new Set(runs.flatMap((r) => Object.values(r).flatMap((s) => Object.keys(s))))].filter((s) => s !== 'trellis')
 console.log('| route | vs | each run\'s median | pooled median [interval] | rounds |')
 console.log('|---|---|---:|---:|---:|')
@@ -89,5 +101,11 @@ for (const { key } of ROUTES) {
     const n = pooled.length
     const k = Math.max(1, Math.round(n / 2 - 0.98 * Math.sqrt(n)))
     console.log(`| ${key} | ${other} | ${perRun.map((m) => m.toFixed(2)).join(' / ')} | ${median(pooled).toFixed(2)} [${pooled[k - 1].toFixed(2)}–${pooled[n - k].toFixed(2)}] | ${n} |`)
+    intervals.set(n, k)
   }
+}
+console.log('')
+for (const [n, k] of [...intervals].sort((a, b) => a[0] - b[0])) {
+  const nth = k === 1 ? '' : ordinal(k) + ' '
+  console.log(`interval for ${n} rounds: the ${nth}smallest to the ${nth}largest ratio, holding the median with probability ${(coverage(n, k) * 100).toFixed(1)} %`)
 }
