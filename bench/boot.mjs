@@ -1,8 +1,8 @@
 // Boot benchmark: time and memory to register 1,000 routes and reach `ready()`, for trellis
 // (dist/entry/index.cjs), Fastify 4.3.0 (devDependency alias `fastify43`) and Fastify 5.
 //
-//   npm run bench:boot                      # build, then 5 rounds, writes the section in docs/benchmarks.md
-//   node bench/boot.mjs --rounds 7 --no-write
+//   npm run bench:boot                      # build, then 5 rounds
+//   node bench/boot.mjs --rounds 3          # after npm run build
 //   node bench/boot.mjs --child trellis distinct   # one measurement, prints JSON (what the parent runs)
 //
 // Every measurement is a fresh process (nothing compiled or cached by an earlier one), the
@@ -16,13 +16,18 @@
 // boots from it. Those rows are left out for the scenario without schemas (nothing to cache).
 // What-if: BOOT_AJV_OPT=1 node bench/boot.mjs --child trellis distinct   passes Ajv's
 // `code: { optimize: true }` to trellis (Ajv's own default, which trellis turns off; see docs/benchmarks.md).
+// Results: the table is printed, and written with the command, machine, Node version and date to
+// bench/results/boot-node<major>-<UTC date and time>.md, every round's figures to the .json beside it
+// (bench/results.mjs; gitignored). Nothing is written into docs/ (`--no-write`, which kept the run
+// from rewriting a table in docs/benchmarks.md, is gone and ignored).
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { median } from './stats.mjs'
+import { machine, writeResults } from './results.mjs'
 
 const require = createRequire(import.meta.url)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -141,7 +146,8 @@ async function main () {
   if (args[0] === '--child') return child(args[1], args[2])
   const roundsAt = args.indexOf('--rounds')
   const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 5
-  const write = !args.includes('--no-write')
+  const started = new Date()
+  const loadBefore = loadavg()
   const results = {}
   for (let r = 0; r < rounds; r++) {
     for (const s of SCENARIOS) {
@@ -168,21 +174,43 @@ async function main () {
         `${(ms / median(base.ms)).toFixed(2)} | ${(cpu / median(base.cpuMs)).toFixed(2)} | ${(median(c.rss) / median(base.rss)).toFixed(2)} |`)
     }
   }
-  let load = ''
-  try { load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') } catch {}
-  const footer = `(${process.version}, ${rounds} rounds, a fresh process per cell, medians; load average ${load}; ${new Date().toISOString().slice(0, 10)})`
+  const loadAfter = loadavg()
+  const host = machine()
+  const command = (process.env.npm_lifecycle_event === 'bench:boot' ? 'npm run bench:boot' : 'node bench/boot.mjs') +
+    (roundsAt >= 0 ? ` --rounds ${rounds}` : '')
+  const load = (xs) => xs.map((x) => x.toFixed(2)).join(' ')
+  const footer = `(${process.version}, ${rounds} rounds, a fresh process per cell, medians)`
   const table = lines.join('\n') + '\n\n' + footer + '\n'
   console.log(table)
-  if (write) {
-    const file = join(root, 'docs', 'benchmarks.md')
-    const doc = readFileSync(file, 'utf8')
-    const start = '<!-- boot:begin -->'
-    const end = '<!-- boot:end -->'
-    const a = doc.indexOf(start)
-    const b = doc.indexOf(end)
-    if (a < 0 || b < 0) { console.error('docs/benchmarks.md has no boot markers; table not written'); return }
-    writeFileSync(file, doc.slice(0, a + start.length) + '\n' + table + doc.slice(b))
-  }
+  writeResults({
+    name: 'boot',
+    nodeVersion: process.version,
+    started,
+    markdown: [
+      '# Boot: ready() for 1,000 routes',
+      '',
+      `Command: \`${command}\` (bench/boot.mjs; how it measures is described at the top of that file).`,
+      '',
+      `Run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - started.getTime()) / 1000)} s; ${host.text}; ` +
+        `node ${process.version}; load average before/after ${load(loadBefore)} / ${load(loadAfter)}.`,
+      '',
+      table
+    ].join('\n'),
+    data: {
+      benchmark: 'boot',
+      command,
+      started: started.toISOString(),
+      machine: { nproc: host.nproc, cpu: host.cpu, memGiB: host.memGiB },
+      node: process.version,
+      rounds,
+      loadBefore,
+      loadAfter,
+      scenarios: SCENARIOS.map((s) => ({ key: s.key, label: s.label })),
+      frameworks: FRAMEWORKS.map((f) => ({ key: f.name, label: f.label })),
+      // scenario key -> framework key -> { ms, cpuMs, rss (bytes) }, one entry per round
+      results
+    }
+  })
 }
 
 await main()

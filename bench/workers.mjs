@@ -1,17 +1,20 @@
 // Scaling with workers (`npm run bench:workers`): req/s and server CPU per request of
 // `trellis start --workers N` on a hello route, the load generator pinned to its own core with
-// taskset (wrk when installed, else autocannon). Writes the section "## Workers (npm run bench:workers)"
-// of docs/benchmarks.md; other sections untouched.
+// taskset (wrk when installed, else autocannon). The table is printed, and written with the run's
+// machine, Node version and date to bench/results/workers-node<major>-<UTC date and time>.md, the
+// figures of every run to the .json beside it (bench/results.mjs; gitignored). Nothing is written
+// into docs/ (BENCH_NO_WRITE, which kept the run from rewriting docs/benchmarks.md, is gone).
 //
 // Env: BENCH_DURATION (s per run, default 5), BENCH_RUNS (default 3, the median is reported),
-//      BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS (default 64), BENCH_NO_WRITE=1 (print only).
+//      BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS (default 64), BENCH_RESULTS_DIR.
 import { spawn, execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { machine, writeResults } from './results.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -130,57 +133,29 @@ async function runScenario (scenario, appDir) {
 function section (results, startedAt, load0, load1) {
   const base = results[0].rps
   const rows = results.map((r) => `| ${r.name} | ${r.serverCpus} | ${r.loadCpus} | ${Math.round(r.rps)} | ${(r.rps / base).toFixed(2)}× | ${r.cpuUsPerReq.toFixed(1)} | ${r.runs.map((x) => Math.round(x.rps)).join(', ')} |`)
-  const generator = WRK !== undefined ? `wrk (${wrkVersion()}, 1 thread)` : 'autocannon (its CLI, one process)'
   return [
-    '## Workers (npm run bench:workers)',
+    '# Workers (npm run bench:workers)',
     '',
     '`trellis start --workers N` (node:cluster) serving `GET /` → `{"hello":"world"}` with `--log-level warn`,',
-    `loaded by ${generator} with ${CONNECTIONS} keep-alive connections; ${pin ? 'server and load generator pinned with taskset to the CPUs shown' : 'NOT pinned (taskset missing or a single core)'}.`,
+    `loaded by ${generatorName()} with ${CONNECTIONS} keep-alive connections; ${pin ? 'server and load generator pinned with taskset to the CPUs shown' : 'NOT pinned (taskset missing or a single core)'}.`,
     `${WARMUP} s warm-up, then ${RUNS} runs of ${DURATION} s; the table shows the median run (and every run's req/s).`,
     '"server CPU µs/req" is the user+system CPU of the primary and its workers over the requests answered.',
     '',
-    '```',
-    'npm run bench:workers     # npm run build && node bench/workers.mjs',
-    '```',
+    `Command: \`${process.env.npm_lifecycle_event === 'bench:workers' ? 'npm run bench:workers' : 'node bench/workers.mjs'}\``,
     '',
-    `Run: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: nproc ${nproc} (${cpus()[0]?.model?.trim() ?? 'unknown cpu'}), node ${process.version}.`,
+    `Run: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: ${machine().text}; node ${process.version}.`,
     `Load average before/after: ${load0.map((x) => x.toFixed(2)).join(' ')} / ${load1.map((x) => x.toFixed(2)).join(' ')}` +
       (Math.max(load0[0], load1[0]) > nproc ? ' — a busy machine (load above the core count): other processes took CPU from both server and load generator, so rerun on a quiet machine before reading anything into these figures.' : ''),
     '',
     '| setup | server CPUs | load CPUs | req/s | vs 1 worker | server CPU µs/req | runs (req/s) |',
     '|---|---|---|---|---|---|---|',
     ...rows,
-    '',
-    'What this machine can and cannot show: with 2 cores, one is taken by the load generator, so a',
-    'second worker has no core of its own. Pinned to one core, 2 workers measure what the cluster',
-    'costs (the primary accepts connections and hands them to the workers, which then compete for the',
-    'same core); on both cores they compete with the load generator. Neither row is the speed-up of',
-    'adding a core: that needs a machine with at least N + 1 cores for N workers plus the load',
-    'generator (or the load generated from another machine). Once connections are established',
-    '(keep-alive), requests go straight to the worker that owns the socket and the primary is idle;',
-    'what two workers on one core add per request (the CPU µs/req column) is the cost of switching',
-    'between them, which a free core per worker does not pay. On a busy machine, a server allowed on two cores also gets a larger',
-    'share of the CPU other processes leave, which can make the last row look better than the second',
-    'worker alone would make it.',
     ''
   ].join('\n')
 }
 
-function writeSection (text) {
-  const file = join(root, 'docs', 'benchmarks.md')
-  const doc = readFileSync(file, 'utf8') // read right before writing: others edit this file too
-  const heading = '## Workers (npm run bench:workers)'
-  const start = doc.indexOf(heading)
-  let out
-  if (start === -1) out = doc.replace(/\s*$/, '\n\n') + text
-  else {
-    const rest = doc.slice(start + heading.length)
-    const next = rest.search(/\n## /)
-    const end = next === -1 ? doc.length : start + heading.length + next + 1
-    out = doc.slice(0, start) + text + (end < doc.length ? '\n' + doc.slice(end) : '')
-  }
-  writeFileSync(file, out)
-  console.log(`wrote ${file}`)
+function generatorName () {
+  return WRK !== undefined ? `wrk (${wrkVersion()}, 1 thread)` : 'autocannon (its CLI, one process)'
 }
 
 if (!existsSync(BIN)) { console.error(`${BIN} is missing: run npm run build`); process.exit(1) }
@@ -195,6 +170,27 @@ for (const scenario of SCENARIOS) {
   console.log(`${result.name}: ${Math.round(result.rps)} req/s (runs ${result.runs.map((r) => Math.round(r.rps)).join(', ')}), ${result.cpuUsPerReq.toFixed(1)} server CPU µs/req`)
   results.push(result)
 }
-const text = section(results, startedAt, load0, loadavg())
-if (process.env.BENCH_NO_WRITE === '1') console.log('\n' + text)
-else writeSection(text)
+if (process.env.BENCH_NO_WRITE !== undefined) console.log('BENCH_NO_WRITE is gone: nothing is written into docs/; the results go to bench/results/')
+const load1 = loadavg()
+const text = section(results, startedAt, load0, load1)
+console.log('\n' + text)
+const host = machine()
+writeResults({
+  name: 'workers',
+  nodeVersion: process.version,
+  started: startedAt,
+  markdown: text,
+  data: {
+    benchmark: 'workers',
+    started: startedAt.toISOString(),
+    machine: { nproc: host.nproc, cpu: host.cpu, memGiB: host.memGiB },
+    node: process.version,
+    loadGenerator: generatorName(),
+    pinned: pin,
+    settings: { duration: DURATION, runs: RUNS, warmup: WARMUP, connections: CONNECTIONS },
+    loadBefore: load0,
+    loadAfter: load1,
+    // per setup: the median run's req/s and server CPU µs/request, and every run
+    results
+  }
+})
