@@ -6,7 +6,7 @@
  *   npm run bench:openapi -- 200     (contexts; default 200)
  */
 import trellis from '../src/index'
-import { routeTable } from '../src/routing/route-table'
+import { routeTable } from '../src/context/route-table'
 import { buildDocument } from '../src/openapi/document'
 
 async function main (): Promise<void> {

@@ -34,10 +34,10 @@ const WARNINGS = {
   FSTWRN002: 'The %s plugin being registered mixes async and callback styles, which will result in an error in `fastify@5`'
 } as const
 
-export type DeprecationCode = keyof typeof DEPRECATIONS
-export type WarningCode = keyof typeof WARNINGS
+type DeprecationCode = keyof typeof DEPRECATIONS
+type WarningCode = keyof typeof WARNINGS
 
-export interface Warning {
+interface Warning {
   (a?: unknown, b?: unknown, c?: unknown): void
   readonly code: string
   readonly name: string

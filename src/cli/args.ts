@@ -61,7 +61,7 @@ function bool (flag: string, value: string): boolean {
 }
 
 /** `--trust-proxy`: true/false, a hop count, or a comma-separated list for proxy-addr. */
-export function parseTrustProxy (value: string): boolean | number | string {
+function parseTrustProxy (value: string): boolean | number | string {
   const v = value.trim()
   if (v === '' || v === 'true') return true
   if (v === 'false') return false

@@ -2,7 +2,7 @@
  * Restart delays for workers that die: doubling from `base` to `max`, reset once a worker has stayed
  * up for `stableMs` (a crash loop slows down; a rare crash restarts quickly).
  */
-export interface Backoff { next: (uptimeMs: number) => number }
+interface Backoff { next: (uptimeMs: number) => number }
 
 export function createBackoff (base = 200, max = 10000, stableMs = 10000): Backoff {
   let failures = 0

@@ -8,7 +8,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { UsageError } from './args'
 
-export interface LoadedApp { plugin: (...args: any[]) => unknown; options: Record<string, unknown> | undefined; path: string }
+interface LoadedApp { plugin: (...args: any[]) => unknown; options: Record<string, unknown> | undefined; path: string }
 
 // tsc compiles import() to require() for CommonJS output; this keeps a real dynamic import.
 const dynamicImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>

@@ -15,7 +15,7 @@ import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
 
 export const SHUTDOWN_MESSAGE = 'trellis:shutdown'
 /** Emitted on `process` when closing begins, before --drain-delay: the moment readiness should fail. */
-export const DRAINING_EVENT = 'trellis:draining'
+const DRAINING_EVENT = 'trellis:draining'
 
 function serverOptions (opts: StartOptions, exported: Record<string, unknown> | undefined, appPath: string): TrellisOptions {
   const base: Record<string, unknown> = opts.options && exported !== undefined ? { ...exported } : {}

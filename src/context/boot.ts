@@ -14,7 +14,7 @@ import { checkPluginMeta } from './plugin-meta'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes, buildRoute } from './route-builder'
 
-export function currentNode (app: AppState): PluginNode {
+function currentNode (app: AppState): PluginNode {
   return app.stack.length > 0 ? app.stack[app.stack.length - 1] : app.rootNode
 }
 
@@ -112,7 +112,7 @@ function pluginOptions (opts: unknown, owner: unknown): Record<string, any> {
   return (value ?? {}) as Record<string, any>
 }
 
-export function buildPrefix (parentPrefix: string, pluginPrefix: unknown): string {
+function buildPrefix (parentPrefix: string, pluginPrefix: unknown): string {
   if (typeof pluginPrefix !== 'string' || pluginPrefix === '') return parentPrefix
   let prefix = pluginPrefix
   if (parentPrefix.endsWith('/') && prefix[0] === '/') prefix = prefix.slice(1)
@@ -121,7 +121,7 @@ export function buildPrefix (parentPrefix: string, pluginPrefix: unknown): strin
 }
 
 /** A child context and its instance: Object.create(parent instance), so decorators inherit. */
-export function createChildInstance (parent: PluginContext, name: string, opts: Record<string, any>): unknown {
+function createChildInstance (parent: PluginContext, name: string, opts: Record<string, any>): unknown {
   const instance = Object.create(parent.instance)
   const context = new PluginContext(parent.app, parent, instance, name, buildPrefix(parent.prefix, opts.prefix), parent.parsers.child(), parent.errorHandler, parent.log)
   const serializers = opts.logSerializers !== null && typeof opts.logSerializers === 'object' ? opts.logSerializers as Record<string, (value: any) => unknown> : undefined

@@ -9,7 +9,7 @@ import type { PluginContext } from './plugin-context'
 import type { FieldCarrier } from '../lifecycle/instance-fields'
 import { emitDeprecation } from '../base/warnings'
 
-export type DecoratorTarget = 'instance' | 'request' | 'reply'
+type DecoratorTarget = 'instance' | 'request' | 'reply'
 
 function targetObject (context: PluginContext, target: DecoratorTarget): any {
   if (target === 'instance') return context.instance

@@ -19,7 +19,7 @@ import type { ValidatorCompiler, SchemaErrorFormatter } from '../schema/validati
 import type { SerializerCompiler } from '../schema/serialization'
 import type { Logger } from '../server/logger'
 
-export interface NotFoundSetup {
+interface NotFoundSetup {
   handler: (...args: any[]) => unknown
   hooks: Partial<Record<'preValidation' | 'preHandler', AnyHook[]>>
   /** `setNotFoundHandler({ errorHandler }, fn)` (Fastify 4.29): the 404 route's own error handler, bound to the instance. */

@@ -16,7 +16,7 @@ export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) =
 // The public plugin types (TrellisPluginAsync, TrellisPluginCallback, RegisterOptions) are in src/types/plugin.ts and src/types/register.ts.
 export type AfterFn = (...args: any[]) => unknown
 
-export interface PluginMeta { name?: string; fastify?: string; dependencies?: string[]; decorators?: { fastify?: string[]; request?: string[]; reply?: string[] } }
+interface PluginMeta { name?: string; fastify?: string; dependencies?: string[]; decorators?: { fastify?: string[]; request?: string[]; reply?: string[] } }
 
 export class PluginNode {
   readonly queue: PluginNode[] = []

@@ -178,7 +178,7 @@ export function buildRoute (record: RouteRecord): void {
 }
 
 /** Skips empty per-context subclasses so undecorated contexts share one hidden class. */
-export function nearestDecorated<T extends RequestClass | ReplyClass> (cls: T): T {
+function nearestDecorated<T extends RequestClass | ReplyClass> (cls: T): T {
   let current = cls
   while (!current.decorated) {
     const parent = Object.getPrototypeOf(current) as T

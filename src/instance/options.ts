@@ -85,8 +85,8 @@ const POISONING = ['error', 'remove', 'ignore'] as const
  * within 5 minutes (node's own default) and its headers within 60 s, else 408; JSON bodies nest at
  * most 128 levels, else 400.
  */
-export const DEFAULT_REQUEST_TIMEOUT = 300000
-export const DEFAULT_HEADERS_TIMEOUT = 60000
+const DEFAULT_REQUEST_TIMEOUT = 300000
+const DEFAULT_HEADERS_TIMEOUT = 60000
 
 /** headersTimeout: never above a set requestTimeout (node refuses that). */
 function headersTimeout (opts: TrellisOptions, requestTimeout: number): number {

@@ -30,7 +30,7 @@ export interface BodyRequest {
 }
 
 /** Callback of {@link parseBody}: called once, with the error or the parsed body. */
-export type BodyDone = (err: Error | null, body?: unknown) => void
+type BodyDone = (err: Error | null, body?: unknown) => void
 
 /** A payload stream as it may come out of a `preParsing` hook (e.g. a decompressor). */
 type PayloadStream = Readable & { receivedEncodedLength?: number }

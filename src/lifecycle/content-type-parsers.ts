@@ -46,7 +46,7 @@ export type ContentTypeParserFn = (...args: any[]) => unknown
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
 /** Constructor options of {@link ContentTypeParsers}. */
-export interface ContentTypeParsersOptions {
+interface ContentTypeParsersOptions {
   /** the server's body limit: the default for parsers added without their own `bodyLimit` */
   bodyLimit: number
   onProtoPoisoning: PoisoningAction

@@ -143,7 +143,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
   done(payload)
 }
 
-export function serializeError (statusCode: number, error: { code?: unknown; message?: unknown } | null | undefined): string {
+function serializeError (statusCode: number, error: { code?: unknown; message?: unknown } | null | undefined): string {
   const body: Record<string, unknown> = { statusCode }
   if (error !== null && error !== undefined && error.code !== undefined && error.code !== null) body.code = String(error.code)
   body.error = STATUS_CODES[String(statusCode)] ?? 'Error'

@@ -50,7 +50,7 @@ function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: S
 }
 
 /** Runs a request through a route context (also used for 404 routes and callNotFound). */
-export function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
+function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
   watchResponse(reply)
   if (!route.env.quietRequests) request.log.info({ req: request }, 'incoming request')
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)

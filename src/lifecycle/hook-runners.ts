@@ -112,7 +112,7 @@ export function runNotifyHooks (
   step()
 }
 
-export function toError (value: unknown): Error {
+function toError (value: unknown): Error {
   if (value instanceof Error) return value
   if (value !== null && typeof value === 'object') return value as Error
   return new Error(String(value))

@@ -9,11 +9,11 @@ export const requestHookNames = [
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
   'onSend', 'onResponse', 'onError', 'onTimeout', 'onRequestAbort'
 ] as const
-export const applicationHookNames = ['onReady', 'onClose', 'onRoute', 'onRegister', 'onListen', 'preClose'] as const
+const applicationHookNames = ['onReady', 'onClose', 'onRoute', 'onRegister', 'onListen', 'preClose'] as const
 
 export type RequestHookName = typeof requestHookNames[number]
-export type ApplicationHookName = typeof applicationHookNames[number]
-export type HookName = RequestHookName | ApplicationHookName
+type ApplicationHookName = typeof applicationHookNames[number]
+type HookName = RequestHookName | ApplicationHookName
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyHook = (...args: any[]) => any
 
@@ -22,8 +22,8 @@ export type RequestHooks = Record<RequestHookName, AnyHook[]>
 const requestHookSet = new Set<string>(requestHookNames)
 const applicationHookSet = new Set<string>(applicationHookNames)
 
-export function isRequestHook (name: string): name is RequestHookName { return requestHookSet.has(name) }
-export function isApplicationHook (name: string): name is ApplicationHookName { return applicationHookSet.has(name) }
+function isRequestHook (name: string): name is RequestHookName { return requestHookSet.has(name) }
+function isApplicationHook (name: string): name is ApplicationHookName { return applicationHookSet.has(name) }
 
 export function emptyRequestHooks (): RequestHooks {
   const hooks = {} as RequestHooks

@@ -15,7 +15,7 @@ export interface FieldCarrier {
   applyFields: (target: object) => void
 }
 
-export function initFieldCarrier (cls: Partial<FieldCarrier>): void {
+function initFieldCarrier (cls: Partial<FieldCarrier>): void {
   cls.ownFields = []
   cls.instanceFields = []
   cls.applyFields = applyNoFields
@@ -53,11 +53,6 @@ function compileFieldApplier (fields: DecoratedField[]): (target: object) => voi
   // eslint-disable-next-line no-new-func
   const make = new Function(...params, `return function applyFields (t) {\n${lines.join('\n')}\n}`) as (...a: unknown[]) => (target: object) => void
   return make(...args)
-}
-
-/** Writes the fields on a new instance (called at the end of the constructors). */
-export function applyInstanceFields (target: any, fields: DecoratedField[]): void {
-  for (let i = 0; i < fields.length; i++) target[fields[i].key] = fields[i].value
 }
 
 /**

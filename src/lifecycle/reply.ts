@@ -26,7 +26,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 const OCTET_TYPE = 'application/octet-stream'
 
-export type HeaderValue = string | number | string[] | undefined
+type HeaderValue = string | number | string[] | undefined
 
 export class ReplyBase {
   static decorated = false
@@ -334,7 +334,7 @@ const INVALID_TRAILERS = new Set([
  * Fastify 4.3's order: the context's reply serializer (setReplySerializer) is the application's
  * explicit choice and wins over the route's response schema; then the schema; then JSON.
  */
-export function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number, contentType?: string): string {
+function serializeWithRoute (context: RouteContext, payload: unknown, statusCode: number, contentType?: string): string {
   if (context.replySerializer !== null) return context.replySerializer(payload, statusCode)
   const fn = context.serializers?.forStatus(statusCode, contentType)
   if (fn !== undefined) return fn(payload)
@@ -394,7 +394,7 @@ function writeOrFail (reply: ReplyBase, payload: unknown): void {
 }
 
 /** onError hooks (once per request, before the first error handler), then the error handler chain. */
-export function sendError (reply: ReplyBase, error: unknown): void {
+function sendError (reply: ReplyBase, error: unknown): void {
   const hooks = reply.routeContext.hooks.onError
   if (hooks.length > 0 && reply.nextErrorHandler === undefined) {
     reply.runningOnErrorHook = true

@@ -54,7 +54,7 @@ export interface RouteSchemaCompilers {
   serializer: () => SerializerCompiler
 }
 
-export interface RouteConfig { url?: string; method?: string | string[]; [key: string]: unknown }
+interface RouteConfig { url?: string; method?: string | string[]; [key: string]: unknown }
 
 export interface RouteContext {
   readonly env: RequestEnv

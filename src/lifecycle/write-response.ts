@@ -11,7 +11,7 @@ import { emitDeprecation } from '../base/warnings'
 const noop = (): void => {}
 
 /** What to do with an error met while writing (reply.ts passes its error path: onError hooks, then the error handlers). */
-export type WriteFailure = (reply: ReplyBase, error: unknown) => void
+type WriteFailure = (reply: ReplyBase, error: unknown) => void
 
 /** A fetch `Response` (undici's or the global one). */
 export function isWebResponse (payload: unknown): payload is Response {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
-export interface UiAsset { body: Buffer, type: string }
+interface UiAsset { body: Buffer, type: string }
 
 const FILES: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

@@ -93,7 +93,7 @@ function compare (a: string, b: string): number {
 }
 
 /** Applies `fn` to every Schema Object slot of the document (replacing it with the result). */
-export function forEachSchema (doc: Json, fn: (schema: unknown) => unknown): void {
+function forEachSchema (doc: Json, fn: (schema: unknown) => unknown): void {
   const media = (content: unknown): void => {
     if (!isObject(content)) return
     for (const type of Object.keys(content)) {

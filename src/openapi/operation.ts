@@ -15,7 +15,7 @@ const PARAMETER_PARTS = [['params', 'path'], ['querystring', 'query'], ['query',
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
 const COPIED = ['tags', 'summary', 'description', 'externalDocs', 'operationId', 'callbacks', 'deprecated', 'security', 'servers'] as const
 
-export interface OperationInput {
+interface OperationInput {
   route: RouteTableEntry
   method: string
   schema: Json

@@ -14,11 +14,11 @@ import { StaticRoutes } from './static-routes'
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, store: RouteContext, query: Record<string, unknown>) => void
 
 /** The factory options the router reads (their names are find-my-way's). */
-export type RouterOptions = Pick<ResolvedOptions, 'ignoreTrailingSlash' | 'ignoreDuplicateSlashes' | 'caseSensitive' |
+type RouterOptions = Pick<ResolvedOptions, 'ignoreTrailingSlash' | 'ignoreDuplicateSlashes' | 'caseSensitive' |
 'maxParamLength' | 'allowUnsafeRegex' | 'useSemicolonDelimiter' | 'constraints' | 'querystringParser'>
 
 /** What answers the requests no route takes. */
-export interface RouterMisses {
+interface RouterMisses {
   onNotFound: (req: IncomingMessage, res: ServerResponse) => void
   onBadUrl: (path: string, req: IncomingMessage, res: ServerResponse) => void
   /** An asynchronous constraint strategy (`deriveConstraint(req, ctx, done)`) failed (Fastify 4.29: FST_ERR_ASYNC_CONSTRAINT). */

@@ -13,10 +13,10 @@
  * Unresolvable references throw `Error('Cannot find reference "<ref>"')`.
  */
 
-export type SchemaLike = Record<string, unknown>
+type SchemaLike = Record<string, unknown>
 
 /** Where a schema lives: its object and the base URI in effect *around* it (before its own `$id`). */
-export interface ResolvedRef {
+interface ResolvedRef {
   schema: unknown
   /** base URI of the enclosing scope; apply `enterScope(base, schema)` to get the schema's own base */
   base: string
@@ -42,7 +42,7 @@ function splitRef (ref: string): { uri: string, fragment: string | null } {
 }
 
 /** Normalizes an absolute URI (lower-cased scheme/host, default path) so lookups agree; others unchanged. */
-export function normalizeUri (uri: string): string {
+function normalizeUri (uri: string): string {
   if (!SCHEME.test(uri)) return uri
   try {
     const href = new URL(uri).href
@@ -53,7 +53,7 @@ export function normalizeUri (uri: string): string {
 }
 
 /** Resolves `ref` (no fragment) against `base`: RFC 3986 when possible, path-like for plain names. */
-export function resolveUri (base: string, ref: string): string {
+function resolveUri (base: string, ref: string): string {
   if (ref === '') return base
   if (SCHEME.test(ref)) return normalizeUri(ref)
   if (SCHEME.test(base)) {
@@ -268,6 +268,3 @@ export function checkRefs (schema: unknown, shared: Record<string, unknown> = {}
   visit(schema, outer)
   return refs
 }
-
-/** Alias of `checkRefs` that only collects. */
-export const collectRefs = checkRefs

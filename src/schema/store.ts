@@ -7,17 +7,17 @@
 import { errorCodes } from '../base/errors'
 import { unwrapFluentSchema } from './fluent'
 
-export type JsonSchema = Record<string, unknown>
+type JsonSchema = Record<string, unknown>
 
 /**
  * Fastify 4.3's `schemaController.bucket` contract: a user-provided storage for a context's shared
  * schemas. The factory receives the parent context's `getSchemas()` result (undefined for the root).
  */
-export interface SchemaBucket { add(schema: unknown): void; getSchema(id: string): unknown; getSchemas(): unknown }
+interface SchemaBucket { add(schema: unknown): void; getSchema(id: string): unknown; getSchemas(): unknown }
 export type SchemaBucketFactory = (parentSchemas?: unknown) => SchemaBucket
 
 /** Throws Fastify 4.3's error for a `bucket` option that is not a function. */
-export function assertBucketFactory (bucket: unknown): asserts bucket is SchemaBucketFactory | undefined {
+function assertBucketFactory (bucket: unknown): asserts bucket is SchemaBucketFactory | undefined {
   if (bucket !== undefined && typeof bucket !== 'function') {
     throw new TypeError(`schemaController.bucket option should be a function, instead got '${typeof bucket}'`)
   }

@@ -10,7 +10,7 @@
 import http from 'node:http'
 
 /** On the prototype of responses that guard themselves against write-after-end errors. */
-export const kGuardsWriteAfterEnd = Symbol('trellis.guardsWriteAfterEnd')
+const kGuardsWriteAfterEnd = Symbol('trellis.guardsWriteAfterEnd')
 
 function ignoreError (): void {}
 

@@ -13,7 +13,7 @@ import type { Logger } from './logger'
 import { createHttp2Server, closeHttp2Sessions, type Http2RequestListener } from './http2'
 import { GuardedServerResponse } from './guarded-response'
 
-export type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
+type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
 export function createServer (options: ResolvedOptions, listener: RequestListener): http.Server {
   let server: http.Server
@@ -116,7 +116,7 @@ export async function listen (server: http.Server, options: ListenOptions, secur
  * one just before it learnt of the close is answered 503 `Connection: close` instead of being reset.
  * After it, idle connections are closed (the same race as any keep-alive timeout).
  */
-export const IDLE_CLOSE_GRACE_MS = 250
+const IDLE_CLOSE_GRACE_MS = 250
 
 interface ClosingState { graceOver: boolean; marked: WeakSet<http.ServerResponse> }
 const closingStates = new WeakMap<http.Server, ClosingState>()

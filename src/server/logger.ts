@@ -27,7 +27,7 @@ export interface Logger {
 const noop = (): void => {}
 
 /** A logger that writes nothing; `child` returns itself so requests allocate nothing. */
-export function silentLogger (): Logger {
+function silentLogger (): Logger {
   const logger: Logger = {
     level: 'silent', fatal: noop, error: noop, warn: noop, info: noop, debug: noop, trace: noop,
     child: () => logger

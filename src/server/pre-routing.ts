@@ -12,14 +12,14 @@ import type { Logger } from './logger'
 
 const VERSION_NOT_SUPPORTED = '{"error":"HTTP Version Not Supported","message":"HTTP Version Not Supported","statusCode":505}'
 
-export function supportedHttpVersions (options: ResolvedOptions): Set<string> | null {
+function supportedHttpVersions (options: ResolvedOptions): Set<string> | null {
   if (options.serverFactory !== undefined) return null
   if (!options.http2) return new Set(['1.0', '1.1'])
   const allowHTTP1 = options.https !== null && options.https.allowHTTP1 === true
   return new Set(allowHTTP1 ? ['2.0', '1.0', '1.1'] : ['2.0'])
 }
 
-export type Dispatch = (req: IncomingMessage, res: ServerResponse) => void
+type Dispatch = (req: IncomingMessage, res: ServerResponse) => void
 
 export function withPreRouting (options: ResolvedOptions, log: Logger, owner: unknown, dispatch: Dispatch): Dispatch {
   const versions = supportedHttpVersions(options)

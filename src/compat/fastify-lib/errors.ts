@@ -1,6 +1,6 @@
 /**
  * Fastify 4.3's error module (`fastify/lib/errors.js`) on trellis: every FST_ERR_* class is the
- * real trellis error class from src/errors.ts (same code, status and message template).
+ * real trellis error class from src/base/errors.ts (same code, status and message template).
  */
 import { errorCodes } from '../../base/errors'
 

@@ -10,13 +10,13 @@ import { mergeSchemas, type Located, type MergeHost } from './merge'
 
 export type Schema = Record<string, unknown>
 
-export interface Deref { schema: unknown, base: string, location: string }
+interface Deref { schema: unknown, base: string, location: string }
 
 /** Either an expression giving the serialized value (primitives, function calls) or statements appending to `json`. */
 export interface Part { expr?: string, code?: string }
 
 /** The generator of one value (generate-value.ts genPart), reached through the state as Ajv's generated code reaches its own through `it`. */
-export type PartGenerator = (state: CodegenState, schema: unknown, base: string, input: string, loc: string) => Part
+type PartGenerator = (state: CodegenState, schema: unknown, base: string, input: string, loc: string) => Part
 
 export class CodegenState implements MergeHost {
   readonly functions: string[] = []

@@ -38,7 +38,7 @@ const SHORT_STRING = 64
 
 type Primitive = 'string' | 'number' | 'integer' | 'boolean' | 'date-time'
 
-export interface ByteField {
+interface ByteField {
   key: string
   type: Primitive | 'array' | 'object'
   /** for an array property: its elements' type */

@@ -21,9 +21,9 @@
 import type { CodegenState, Schema } from './codegen-state'
 import { lit } from './generate-text'
 
-export const STRAIGHT_MAX_PROPERTIES = 32
+const STRAIGHT_MAX_PROPERTIES = 32
 
-export interface StraightProperty {
+interface StraightProperty {
   key: string
   /** the property's serialization: an expression of the local named `v` */
   expr: (v: string) => string

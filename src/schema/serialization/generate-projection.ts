@@ -38,7 +38,7 @@ export const PROJECT_ARRAY_FIELDS = PROJECT_ARRAYS
 const isObject = isSchemaObject
 
 /** `type` is a primitive type; `items` is set (to the element's primitive type) for an array property. */
-export interface ProjectedField { key: string, type: string, items?: string, required: boolean }
+interface ProjectedField { key: string, type: string, items?: string, required: boolean }
 
 function primitiveArrayItems (p: Schema): string | undefined {
   if (p.type !== 'array' || !isObject(p.items)) return undefined

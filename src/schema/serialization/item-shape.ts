@@ -9,7 +9,7 @@ export function isSchemaObject (v: unknown): v is Schema {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
-export interface ObjectShape { props: Record<string, unknown>, keys: string[], required: string[] }
+interface ObjectShape { props: Record<string, unknown>, keys: string[], required: string[] }
 
 /** The item schema's properties, their keys in order and its required keys; undefined when it does not fit. */
 export function plainObjectShape (schema: unknown, allowedKeywords: ReadonlySet<string>): ObjectShape | undefined {

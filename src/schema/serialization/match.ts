@@ -9,7 +9,7 @@
  */
 import { enterScope, type RefResolver } from '../ref-resolver'
 
-export type Matcher = (value: unknown) => boolean
+type Matcher = (value: unknown) => boolean
 
 const FORMATS: Record<string, RegExp> = {
   'date-time': /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d(?::?\d\d)?)$/,

@@ -116,7 +116,7 @@ export interface SerializerSourceCache {
 }
 
 /** Inputs of the key besides the schema; replaceable in tests. */
-export interface SourceCacheVersions { format: number, trellis: string, v8: string, generator: string | undefined }
+interface SourceCacheVersions { format: number, trellis: string, v8: string, generator: string | undefined }
 
 export function currentSourceCacheVersions (): SourceCacheVersions {
   return { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }

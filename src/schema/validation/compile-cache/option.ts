@@ -6,7 +6,7 @@
 import { resolve } from 'node:path'
 import type { SchemaCacheOptions } from '../../../base/option-types'
 
-export const SCHEMA_CACHE_ENV = 'TRELLIS_SCHEMA_CACHE_DIR'
+const SCHEMA_CACHE_ENV = 'TRELLIS_SCHEMA_CACHE_DIR'
 
 export function resolveSchemaCacheOption (value: unknown, invalid: (message: string) => never, env = process.env): SchemaCacheOptions | undefined {
   if (value === false || value === null) return undefined

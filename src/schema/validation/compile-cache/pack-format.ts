@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto'
 
-export const PACK_FORMAT = 2
+const PACK_FORMAT = 2
 const PACK_MAGIC = 'trellis-schema-pack '
 const HEADER = PACK_MAGIC + String(PACK_FORMAT) + ' '
 /** Longest header line we accept (magic, format, two lengths, a hash). */
@@ -39,9 +39,9 @@ export interface ParsedPack { indexHash: string, size: number, entries: EntryLoc
  * ok: a verified header and index; foreign: a pack of another format (another trellis version's:
  * left alone); corrupt: anything else under a pack's name, failing its checks (safe to remove).
  */
-export type PackParse = { status: 'ok', pack: ParsedPack } | { status: 'corrupt' | 'foreign' }
+type PackParse = { status: 'ok', pack: ParsedPack } | { status: 'corrupt' | 'foreign' }
 
-export function entryHash (kind: EntryKind, key: string, content: Buffer | string): string {
+function entryHash (kind: EntryKind, key: string, content: Buffer | string): string {
   return createHash('sha256').update(kind + ' ' + key + '\n').update(content).digest('hex')
 }
 

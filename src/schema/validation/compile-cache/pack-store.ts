@@ -30,7 +30,7 @@ export const MAX_PACKS = 8
 /** An entry this process did not use is kept this long after it was written (or last kept as used). */
 export const KEEP_UNUSED_MS = 7 * 24 * 3600 * 1000
 /** ... and dropped by a compaction once more than this many (and over a third of the entries) are droppable. */
-export const MIN_DROPPABLE = 64
+const MIN_DROPPABLE = 64
 const STALE_TEMP_MS = 3_600_000
 const LEGACY_ENTRY = /^[0-9a-f]{64}\.(?:js|json)$/
 

@@ -57,7 +57,3 @@ export function writeEntry (dir: string, key: string, kind: EntryKind, content: 
   writePackedEntry(dir, key, kind, content)
 }
 
-/** Test helper: forget which directories were checked. */
-export function forgetCheckedDirs (): void {
-  checked.clear()
-}

@@ -31,7 +31,7 @@ import type { SchemaCacheOptions } from '../../../base/option-types'
 /** Bumped when the storage format or what is stored changes (2: pack files). */
 const CACHE_FORMAT = 2
 
-export interface ValidatorCodeCache {
+interface ValidatorCodeCache {
   readonly dir: string
   /** The cache key of a route schema, or undefined when it cannot be keyed (not plain JSON). */
   keyOf: (schema: unknown) => string | undefined
@@ -49,7 +49,7 @@ function packageVersion (name: string): string {
 }
 
 /** The versions a cache key includes: the code Ajv generates may change with any of them. */
-export interface CacheVersions { format: number, trellis: string, ajv: string, ajvFormats: string, nodeMajor: string }
+interface CacheVersions { format: number, trellis: string, ajv: string, ajvFormats: string, nodeMajor: string }
 
 let versionsNow: CacheVersions | undefined
 export function currentVersions (): CacheVersions {
