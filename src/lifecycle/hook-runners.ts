@@ -2,7 +2,7 @@
  * The hook runners of the request path: request hooks (request, reply, done), value hooks
  * (request, reply, payload, done), onResponse, notify hooks (onTimeout) and onRequestAbort, each in
  * callback and promise style. The hook lists themselves are built by the plugin tree
- * (context/hooks.ts) and resolved into each route at ready(); running them needs nothing from it.
+ * (context/plugin-context.ts) and resolved into each route at ready(); running them needs nothing from it.
  */
 import { errorCodes } from '../base/errors'
 import type { AnyHook } from './hooks'

@@ -180,7 +180,6 @@ export class ReplyBase {
     return serializeWithRoute(this.routeContext, payload, this.raw.statusCode)
   }
 
-  /** The route's serializer declared for a response key (`201`, `'2xx'`), or the function compiled earlier for a schema object. */
   /** The route's serializer for a response key (and, Fastify 4.29, a media type of its `content`), or one compiled earlier for a schema. */
   getSerializationFunction (statusOrSchema: number | string | object, contentType?: string): ((payload: unknown) => string) | undefined {
     return getSerializationFunction(this.routeContext, statusOrSchema, contentType)
