@@ -63,8 +63,11 @@ function distinctSchemas (i) {
       200: {
         type: 'object',
         properties: {
-          ['id' + i]: { type: 'integer' }, name: { type: 'string' }, ok: { type: 'boolean' },
-          score: { type: 'number' }, items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
+          ['id' + i]: { type: 'integer' },
+          name: { type: 'string' },
+          ok: { type: 'boolean' },
+          score: { type: 'number' },
+          items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
         }
       }
     }
@@ -76,15 +79,20 @@ const SHARED_BODY = {
   type: 'object',
   required: ['name', 'count'],
   properties: {
-    name: { type: 'string', maxLength: 50 }, count: { type: 'integer', minimum: 0 },
-    tags: { type: 'array', maxItems: 10, items: { type: 'string' } }, when: { type: 'string', format: 'date-time' }
+    name: { type: 'string', maxLength: 50 },
+    count: { type: 'integer', minimum: 0 },
+    tags: { type: 'array', maxItems: 10, items: { type: 'string' } },
+    when: { type: 'string', format: 'date-time' }
   }
 }
 const SHARED_REPLY = {
   $id: 'reply',
   type: 'object',
   properties: {
-    id: { type: 'integer' }, name: { type: 'string' }, ok: { type: 'boolean' }, score: { type: 'number' },
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    ok: { type: 'boolean' },
+    score: { type: 'number' },
     items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
   }
 }

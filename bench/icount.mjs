@@ -239,7 +239,7 @@ async function main () {
     console.log(`| ${route.label} | ${cells.join(' | ')} |`)
   }
   if (BRANCH) {
-    console.log(`\nSimulated branch prediction (valgrind's predictor), per request\n`)
+    console.log("\nSimulated branch prediction (valgrind's predictor), per request\n")
     console.log(`| route | server | ${BRANCH_EVENTS.map(([, l]) => l).join(' | ')} | mispredicted, all | mispredicted / ${serverLabel(ref)} |`)
     console.log(`|---|---|${BRANCH_EVENTS.map(() => '---:').join('|')}|---:|---:|`)
     const mispredicted = (b) => b.Bcm + b.Bim
@@ -254,7 +254,7 @@ async function main () {
   if (!CACHE) return
   if (cacheConfig !== undefined) console.log(`\n${cacheConfig}`)
   // per request: each simulated miss count, then the estimated cycles and their ratio to the reference
-  console.log(`\nSimulated caches (valgrind's model of this CPU), per request; est. cycles = Ir + 10 × L1 misses + 100 × LL misses\n`)
+  console.log("\nSimulated caches (valgrind's model of this CPU), per request; est. cycles = Ir + 10 × L1 misses + 100 × LL misses\n")
   console.log(`| route | server | ${MISS_EVENTS.map(([, l]) => l).join(' | ')} | est. cycles | est. cycles / ${serverLabel(ref)} |`)
   console.log(`|---|---|${MISS_EVENTS.map(() => '---:').join('|')}|---:|---:|`)
   for (const route of routes) {

@@ -7,9 +7,14 @@
 'use strict'
 const CATEGORIES = ['books', 'games', 'garden', 'kitchen', 'music']
 const items = Array.from({ length: Number(process.env.ITEMS ?? 100) }, (_, i) => ({
-  id: i + 1, sku: 'SKU-' + String(100000 + i * 7), name: 'Item number ' + String(i + 1),
-  price: Math.round((5 + i * 1.37) * 100) / 100, inStock: i % 3 !== 0, category: CATEGORIES[i % CATEGORIES.length],
-  rating: (i % 50) / 10, createdAt: new Date(Date.UTC(2022, 6, 1 + (i % 28))).toISOString()
+  id: i + 1,
+  sku: 'SKU-' + String(100000 + i * 7),
+  name: 'Item number ' + String(i + 1),
+  price: Math.round((5 + i * 1.37) * 100) / 100,
+  inStock: i % 3 !== 0,
+  category: CATEGORIES[i % CATEGORIES.length],
+  rating: (i % 50) / 10,
+  createdAt: new Date(Date.UTC(2022, 6, 1 + (i % 28))).toISOString()
 }))
 
 // runtime helpers as in src/schema/serialization (escape.ts, number-format.ts)
@@ -226,7 +231,6 @@ function inlineAcc (input) {
   return json + ']'
 }
 
-
 // the array's comma folded into the item's opening literal (booleans folded too): one node fewer per item
 function itemOpen (obj, open) {
   const v0 = obj.id
@@ -373,7 +377,7 @@ function bytesUtf8 (input) { // the same, decoded as UTF-8 (so non-Latin-1 text 
   return s
 }
 
-const variants = { bytes, bytesUtf8,  current, currentBool, commaMerged, accumulate, joinAll, joinItems, flatItems, chunked, inlineAcc, pick, ...(raw ? { pickRaw } : {}) }
+const variants = { bytes, bytesUtf8, current, currentBool, commaMerged, accumulate, joinAll, joinItems, flatItems, chunked, inlineAcc, pick, ...(raw ? { pickRaw } : {}) }
 const json = (x) => JSON.stringify(x)
 const expected = JSON.stringify(items)
 for (const [name, f] of Object.entries(variants)) if (f(items) !== expected) throw new Error(name + ' differs: ' + f(items).slice(0, 200))
@@ -402,19 +406,19 @@ module.exports = { variants, items }
 if (require.main === module) main()
 
 function main () {
-const rounds = Number(process.argv[2] ?? 8)
-const only = process.argv[3] ? process.argv[3].split(',') : Object.keys(variants)
-const list = [['JSON.stringify', json], ...only.map((k) => [k, variants[k]])]
-const best = {}
-const bestBuild = {}
-for (let r = 0; r < rounds; r++) {
-  for (const [name, f] of list) {
-    best[name] = Math.min(best[name] ?? Infinity, measure(f, items, 60, true))
-    bestBuild[name] = Math.min(bestBuild[name] ?? Infinity, measure(f, items, 30, false))
+  const rounds = Number(process.argv[2] ?? 8)
+  const only = process.argv[3] ? process.argv[3].split(',') : Object.keys(variants)
+  const list = [['JSON.stringify', json], ...only.map((k) => [k, variants[k]])]
+  const best = {}
+  const bestBuild = {}
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, f] of list) {
+      best[name] = Math.min(best[name] ?? Infinity, measure(f, items, 60, true))
+      bestBuild[name] = Math.min(bestBuild[name] ?? Infinity, measure(f, items, 30, false))
+    }
   }
-}
-console.log(`node ${process.version} (V8 ${process.versions.v8}), ${rounds} rounds; µs per call (build / + byteLength), ratio to JSON.stringify incl. byteLength`)
-for (const [name] of list) {
-  console.log(name.padEnd(16) + bestBuild[name].toFixed(1).padStart(7) + best[name].toFixed(1).padStart(7) + (best['JSON.stringify'] / best[name]).toFixed(2).padStart(7) + 'x')
-}
+  console.log(`node ${process.version} (V8 ${process.versions.v8}), ${rounds} rounds; µs per call (build / + byteLength), ratio to JSON.stringify incl. byteLength`)
+  for (const [name] of list) {
+    console.log(name.padEnd(16) + bestBuild[name].toFixed(1).padStart(7) + best[name].toFixed(1).padStart(7) + (best['JSON.stringify'] / best[name]).toFixed(2).padStart(7) + 'x')
+  }
 }

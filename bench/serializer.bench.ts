@@ -41,17 +41,28 @@ const CATEGORIES = ['books', 'games', 'garden', 'kitchen', 'music']
 const rowSchema = {
   type: 'object',
   properties: {
-    id: { type: 'integer' }, sku: { type: 'string' }, name: { type: 'string' }, price: { type: 'number' },
-    inStock: { type: 'boolean' }, category: { type: 'string' }, rating: { type: 'number' }, createdAt: { type: 'string' }
+    id: { type: 'integer' },
+    sku: { type: 'string' },
+    name: { type: 'string' },
+    price: { type: 'number' },
+    inStock: { type: 'boolean' },
+    category: { type: 'string' },
+    rating: { type: 'number' },
+    createdAt: { type: 'string' }
   }
 }
 const rows = {
   name: '100 items x 8 fields',
   schema: { type: 'array', items: rowSchema },
   data: Array.from({ length: 100 }, (_, i) => ({
-    id: i + 1, sku: 'SKU-' + String(100000 + i * 7), name: 'Item number ' + String(i + 1),
-    price: Math.round((5 + i * 1.37) * 100) / 100, inStock: i % 3 !== 0, category: CATEGORIES[i % CATEGORIES.length],
-    rating: (i % 50) / 10, createdAt: new Date(Date.UTC(2022, 6, 1 + (i % 28))).toISOString()
+    id: i + 1,
+    sku: 'SKU-' + String(100000 + i * 7),
+    name: 'Item number ' + String(i + 1),
+    price: Math.round((5 + i * 1.37) * 100) / 100,
+    inStock: i % 3 !== 0,
+    category: CATEGORIES[i % CATEGORIES.length],
+    rating: (i % 50) / 10,
+    createdAt: new Date(Date.UTC(2022, 6, 1 + (i % 28))).toISOString()
   }))
 }
 
@@ -82,15 +93,22 @@ const users = {
     items: {
       type: 'object',
       properties: {
-        id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string', nullable: true },
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        email: { type: 'string', nullable: true },
         address: { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string' } } },
-        createdAt: { type: 'string', format: 'date-time' }, score: { type: 'number' }
+        createdAt: { type: 'string', format: 'date-time' },
+        score: { type: 'number' }
       }
     }
   },
   data: Array.from({ length: 100 }, (_, i) => ({
-    id: i, name: 'User ' + String(i), email: i % 4 === 0 ? null : `u${i}@example.com`,
-    address: { city: 'City ' + String(i % 7), zip: String(10000 + i) }, createdAt: new Date(Date.UTC(2022, 0, 1 + i)), score: i / 4
+    id: i,
+    name: 'User ' + String(i),
+    email: i % 4 === 0 ? null : `u${i}@example.com`,
+    address: { city: 'City ' + String(i % 7), zip: String(10000 + i) },
+    createdAt: new Date(Date.UTC(2022, 0, 1 + i)),
+    score: i / 4
   }))
 }
 
@@ -168,7 +186,7 @@ for (const c of cases) {
 // call + Buffer.byteLength: bytes (the default where arrays are not projected), concatenation, projection.
 {
   const us = (perSecond: number): string => (1e6 / perSecond).toFixed(1).padStart(7)
-  console.log('\narray forms, µs per call + Buffer.byteLength'.padEnd(49) + 'bytes' .padStart(7) + 'concat'.padStart(7) + 'project'.padStart(8) + '   JSON')
+  console.log('\narray forms, µs per call + Buffer.byteLength'.padEnd(49) + 'bytes'.padStart(7) + 'concat'.padStart(7) + 'project'.padStart(8) + '   JSON')
   for (const c of [rows, array, users]) {
     const forms = [
       compileSerializer(c.schema, { projectArrays: false, projectArrayFields: false }),

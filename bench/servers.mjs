@@ -57,26 +57,72 @@ const bool = { type: 'boolean' }
 const userResponseSchema = {
   type: 'object',
   properties: {
-    id: int, name: str, email: str, age: int, active: bool, score: num, tags: { type: 'array', items: str },
-    role: str, team: str, country: str, city: str, street: str, zip: str, phone: str, locale: str, timezone: str,
-    createdAt: str, updatedAt: str, lastLogin: str, logins: int, plan: str, verified: bool, balance: num,
-    referrer: str, note: str
+    id: int,
+    name: str,
+    email: str,
+    age: int,
+    active: bool,
+    score: num,
+    tags: { type: 'array', items: str },
+    role: str,
+    team: str,
+    country: str,
+    city: str,
+    street: str,
+    zip: str,
+    phone: str,
+    locale: str,
+    timezone: str,
+    createdAt: str,
+    updatedAt: str,
+    lastLogin: str,
+    logins: int,
+    plan: str,
+    verified: bool,
+    balance: num,
+    referrer: str,
+    note: str
   }
 }
 /** The 25-field answer of POST /users (6 fields from the body). */
 function userAnswer (body) {
   return {
-    id: 4242, name: body.name, email: body.email, age: body.age, active: body.active, score: body.score, tags: body.tags,
-    role: 'admin', team: 'analytical engines', country: 'UK', city: 'London', street: '12 St James\'s Square', zip: 'SW1Y 4JH',
-    phone: '+44 20 7946 0000', locale: 'en-GB', timezone: 'Europe/London', createdAt: '1843-07-10T00:00:00.000Z',
-    updatedAt: '1852-11-27T00:00:00.000Z', lastLogin: '1852-11-26T12:00:00.000Z', logins: 1843, plan: 'pro', verified: true,
-    balance: 1234.56, referrer: 'charles.babbage', note: 'first programmer'
+    id: 4242,
+    name: body.name,
+    email: body.email,
+    age: body.age,
+    active: body.active,
+    score: body.score,
+    tags: body.tags,
+    role: 'admin',
+    team: 'analytical engines',
+    country: 'UK',
+    city: 'London',
+    street: "12 St James's Square",
+    zip: 'SW1Y 4JH',
+    phone: '+44 20 7946 0000',
+    locale: 'en-GB',
+    timezone: 'Europe/London',
+    createdAt: '1843-07-10T00:00:00.000Z',
+    updatedAt: '1852-11-27T00:00:00.000Z',
+    lastLogin: '1852-11-26T12:00:00.000Z',
+    logins: 1843,
+    plan: 'pro',
+    verified: true,
+    balance: 1234.56,
+    referrer: 'charles.babbage',
+    note: 'first programmer'
   }
 }
 
 const ITEMS = Array.from({ length: 100 }, (_, i) => ({
-  id: i + 1, name: `item number ${i + 1}`, price: Math.round((i * 7.31 + 1.99) * 100) / 100, inStock: i % 3 !== 0,
-  category: ['tools', 'books', 'garden', 'kitchen'][i % 4], rating: (i % 5) + 0.5, sku: `SKU-${100000 + i * 37}`,
+  id: i + 1,
+  name: `item number ${i + 1}`,
+  price: Math.round((i * 7.31 + 1.99) * 100) / 100,
+  inStock: i % 3 !== 0,
+  category: ['tools', 'books', 'garden', 'kitchen'][i % 4],
+  rating: (i % 5) + 0.5,
+  sku: `SKU-${100000 + i * 37}`,
   updatedAt: new Date(Date.UTC(2024, 0, 1 + i)).toISOString()
 }))
 const itemsSchema = {

@@ -16,10 +16,10 @@ const workDir = join(root, 'test', 'types', '.cost-work')
 
 function route (i) {
   const responses = [
-    `200: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id', 'name'], additionalProperties: false }`,
-    `404: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }`
+    "200: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id', 'name'], additionalProperties: false }",
+    "404: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }"
   ]
-  if (i % 2 === 0) responses.push(`'5xx': { type: 'object', properties: { error: { type: 'string' }, code: { type: 'integer' } }, required: ['error'] }`)
+  if (i % 2 === 0) responses.push("'5xx': { type: 'object', properties: { error: { type: 'string' }, code: { type: 'integer' } }, required: ['error'] }")
   return `app.post('/items${i}/:id', {
   schema: {
     body: { type: 'object', properties: { name: { type: 'string' }, count${i}: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } }, kind: { enum: ['a', 'b'] } }, required: ['name'] },

@@ -12,7 +12,6 @@ import {
 } from '../src/schema/validation/index'
 
 const fastifyDir = dirname(require.resolve('fastify43/package.json'))
-/* eslint-disable @typescript-eslint/no-var-requires */
 const AjvCompiler = require(require.resolve('@fastify/ajv-compiler', { paths: [fastifyDir] }))
 const f43validation = require(join(fastifyDir, 'lib/validation.js'))
 const f43schemas = require(join(fastifyDir, 'lib/schemas.js'))
@@ -81,7 +80,8 @@ function fastify43Step (s: Scenario): () => void {
   // Fastify 4.3 normalizes the route schema (shorthand), then compiles and validates per context
   const schema = f43schemas.normalizeSchema(structuredClone(s.schema), { jsonShorthand: true })
   const context: Record<string | symbol, unknown> = {
-    schema, config: { method: 'POST', url: '/bench/:id' },
+    schema,
+    config: { method: 'POST', url: '/bench/:id' },
     schemaErrorFormatter: defaultSchemaErrorFormatter
   }
   f43validation.compileSchemasForValidation(context, compile)

@@ -110,8 +110,10 @@ export function renderSection (suite = SUITES['4.3']) {
     '`--update --from-results` seeds them from `conformance/results.json` (files that hung or ran > 30 s are left out).')
   L.push('- **trellis build:** the run copies `dist/` to `conformance/.work/trellis-build/` first, so a concurrent rebuild cannot ' +
     'pull the implementation away mid-run.')
-  const opt = (d) => d ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file` +
-    (d.options.stallSec ? ` (${d.options.stallSec} s without output)` : '') + `, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}` : 'not run yet'
+  const opt = (d) => d
+    ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file` +
+    (d.options.stallSec ? ` (${d.options.stallSec} s without output)` : '') + `, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}`
+    : 'not run yet'
   L.push(`- **Runs:** ceiling: ${opt(base)}; trellis: ${opt(trellis)}.`, '')
 
   L.push('### Totals', '')
@@ -169,11 +171,13 @@ function renderSection429 (suite) {
     '(same counting rule, credit rule, `lib/` adapter and trellis snapshot). `node conformance/run.mjs --suite=4.29` runs trellis, ' +
     '`--target=fastify` the real fastify@4.29.1 with its runtime dependencies as npm resolves them today (the ceiling, committed as ' +
     '`conformance/baseline-fastify-4.29.json`).', '')
-  L.push(`- **Scope:** \`test/**/*.test.js\` minus \`test/types/**\`, \`test/bundler/**\` and \`test/internals/**\` (Fastify\'s private ` +
+  L.push("- **Scope:** `test/**/*.test.js` minus `test/types/**`, `test/bundler/**` and `test/internals/**` (Fastify's private " +
     `classes): ${files.length} files; ${files.filter((f) => internals[f]).length} of them still read internals (\`../lib/…\`, \`test/helper.js\`) and are ` +
     'not *portable*.')
-  const opt = (d) => d ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file` +
-    (d.options.stallSec ? ` (${d.options.stallSec} s without output)` : '') + `, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}` : 'not run yet'
+  const opt = (d) => d
+    ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file` +
+    (d.options.stallSec ? ` (${d.options.stallSec} s without output)` : '') + `, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}`
+    : 'not run yet'
   L.push(`- **Runs:** ceiling: ${opt(base)}; trellis: ${opt(trellis)}.`)
   L.push('- **Ratchet:** `conformance/ratchet-4.29.json`, checked by `node conformance/ratchet.mjs` (so by `npm test`) after the 4.3.0 one. ' +
     'It re-runs a chosen subset, not all 154 files, to keep `npm test` fast: every file that exercises a 4.4–4.29 feature (onListen, trailers, ' +
@@ -214,7 +218,8 @@ function writeSection (suite) {
   const HEADING = suite.heading
   const section = renderSection(suite).trimEnd()
   let text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Compatibility\n'
-  const start = text.indexOf('\n' + HEADING + '\n') >= 0 ? text.indexOf('\n' + HEADING + '\n') + 1
+  const start = text.indexOf('\n' + HEADING + '\n') >= 0
+    ? text.indexOf('\n' + HEADING + '\n') + 1
     : (text.startsWith(HEADING + '\n') ? 0 : -1)
   if (start < 0) {
     text = text.replace(/\n*$/, '\n\n') + section + '\n'

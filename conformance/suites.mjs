@@ -65,7 +65,6 @@ const TEST_DEPS_43 = {
 // requires resolves as installed. The trellis target is not affected.
 const RUNTIME_PINS_43 = ['avvio', 'find-my-way', 'light-my-request']
 
-
 // fastify@4.29.1's test dependencies at the bottom of its devDependency ranges (package.json of
 // the 4.29.1 tarball: "tap": "^16.3.9" -> 16.3.9, ...). Only packages the in-scope test files
 // require are listed; runtime deps of fastify the tests require directly (pino, semver, rfdc,

@@ -111,7 +111,7 @@ const report = [
   `requests answered: ${counts.requests} (${Math.round(counts.requests / seconds)}/s), aborted by the client: ${counts.aborted}`,
   `unexpected answers or errors: ${counts.unexpected}${unexpectedSamples.length ? ' — ' + unexpectedSamples.join('; ') : ''}`,
   `server 5xx: ${end.serverErrors}`,
-  `server memory after GC  at start / at end of load (32 connections open) / after the clients left:`,
+  'server memory after GC  at start / at end of load (32 connections open) / after the clients left:',
   `  RSS ${mb(start.rss)} / ${mb(loaded.rss)} / ${mb(end.rss)}; heap used ${mb(start.heapUsed)} / ${mb(loaded.heapUsed)} / ${mb(end.heapUsed)}; external (Buffers) ${mb(start.external)} / ${mb(loaded.external)} / ${mb(end.external)}`,
   `server event-loop delay p99 per 5 s window: median ${median(p99s).toFixed(1)} ms, worst ${worstP99.toFixed(1)} ms`
 ]

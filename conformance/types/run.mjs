@@ -84,9 +84,17 @@ function prepare () {
 
 function check (ts, files) {
   const options = {
-    strict: true, target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10,
-    esModuleInterop: true, skipLibCheck: true, noEmit: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')],
-    lib: ['lib.es2020.d.ts', 'lib.dom.d.ts'], baseUrl: WORK,
+    strict: true,
+    target: ts.ScriptTarget.ES2020,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+    typeRoots: [join(root, 'node_modules', '@types')],
+    lib: ['lib.es2020.d.ts', 'lib.dom.d.ts'],
+    baseUrl: WORK,
     paths: { trellis: [TARGET], tsd: [join(WORK, 'tsd.d.ts')] }
   }
   const program = ts.createProgram(files.map((f) => join(WORK, f)), options)
