@@ -40,7 +40,6 @@ export type { SchemaToType, SchemaDepth } from './types/schema-to-type'
  * Declared here, in the entry module itself (not re-exported), so that an augmentation reaches it
  * from ES modules and from CommonJS alike.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface SchemaRegistry {}
 export type { ErrorCode, TrellisErrorClass, TrellisErrorInstance } from './base/errors'
 export { errorCodes, createError } from './base/errors'
@@ -51,14 +50,10 @@ type Created<Server extends http.Server | https.Server | http2.Http2Server | htt
   TrellisInstance<Server, Request, Reply, Logger, Provider> & PromiseLike<TrellisInstance<Server, Request, Reply, Logger, Provider>>
 
 /** Creates a root context (a server instance): HTTP/2 with TLS, HTTP/2, HTTPS or (by default) HTTP/1. */
-function trellis<Server extends http2.Http2SecureServer, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
-  (options: Http2SecureOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
-function trellis<Server extends http2.Http2Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
-  (options: Http2Options<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
-function trellis<Server extends https.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
-  (options: HttpsOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
-function trellis<Server extends http.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault>
-  (options?: TrellisOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends http2.Http2SecureServer, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault> (options: Http2SecureOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends http2.Http2Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault> (options: Http2Options<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends https.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault> (options: HttpsOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
+function trellis<Server extends http.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault> (options?: TrellisOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
 function trellis (input?: object): unknown {
   const options = input as OptionsInput | undefined
   const resolved = resolveOptions(options)

@@ -9,7 +9,7 @@ import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter
 import { withVersioning, type VersioningOption } from '../routing/versioning'
 import { DEFAULT_JSON_DEPTH_LIMIT } from '../lifecycle/json-depth'
 import { resolveSchemaCacheOption } from '../schema/validation/compile-cache/option'
-import type { PoisoningAction, ResolvedOptions, TrellisOptions } from '../base/option-types'
+import type { ResolvedOptions, TrellisOptions } from '../base/option-types'
 
 function invalid (message: string): never {
   throw new errorCodes.FST_ERR_INIT_OPTS_INVALID(message)

@@ -227,7 +227,6 @@ function watchResponse (reply: ReplyBase): void {
   res.on('error', onFinished)
 }
 
-
 /** onRequestAbort hooks (Fastify 4.29): the client closed the connection before the response was complete. */
 function watchAbort (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
   const req = request.raw

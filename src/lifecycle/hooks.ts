@@ -14,7 +14,6 @@ const applicationHookNames = ['onReady', 'onClose', 'onRoute', 'onRegister', 'on
 export type RequestHookName = typeof requestHookNames[number]
 type ApplicationHookName = typeof applicationHookNames[number]
 type HookName = RequestHookName | ApplicationHookName
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyHook = (...args: any[]) => any
 
 export type RequestHooks = Record<RequestHookName, AnyHook[]>
@@ -51,9 +50,12 @@ export function checkAsyncArity (name: string, fn: AnyHook): void {
   if (isAsync) {
     const length = (fn as AnyHook).length
     const valueHook = name === 'onSend' || name === 'preSerialization' || name === 'onError' || name === 'preParsing'
-    const takesDone = valueHook ? length === 4
-      : name === 'onReady' || name === 'onListen' ? length !== 0
-        : name === 'onRequestAbort' ? length !== 1
+    const takesDone = valueHook
+      ? length === 4
+      : name === 'onReady' || name === 'onListen'
+        ? length !== 0
+        : name === 'onRequestAbort'
+          ? length !== 1
           : length === 3
     if (takesDone) throw new errorCodes.FST_ERR_HOOK_INVALID_ASYNC_HANDLER()
   }

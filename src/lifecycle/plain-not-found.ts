@@ -24,4 +24,3 @@ export function answerPlainNotFound (route: RouteContext, req: IncomingMessage, 
   if (method === 'HEAD') res.end()
   else res.end(payload)
 }
-

@@ -245,4 +245,3 @@ export class Components {
 }
 
 interface LocalRoot { index: Map<object, string>, used: boolean, name: () => string }
-

@@ -97,4 +97,3 @@ export function headOnSend (_request: unknown, reply: { header: (k: string, v: s
   reply.header('content-length', String(Buffer.byteLength(payload as string | Buffer)))
   done(null, null)
 }
-

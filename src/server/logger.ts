@@ -29,7 +29,13 @@ const noop = (): void => {}
 /** A logger that writes nothing; `child` returns itself so requests allocate nothing. */
 function silentLogger (): Logger {
   const logger: Logger = {
-    level: 'silent', fatal: noop, error: noop, warn: noop, info: noop, debug: noop, trace: noop,
+    level: 'silent',
+    fatal: noop,
+    error: noop,
+    warn: noop,
+    info: noop,
+    debug: noop,
+    trace: noop,
     child: () => logger
   }
   silentLoggers.add(logger)

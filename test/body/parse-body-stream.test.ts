@@ -211,7 +211,7 @@ test('parser errors: callback error, throw, rejection and non-Error values are p
   parsers.add('x/throw', { parseAs: 'string' }, () => { throw new Error('thrown') })
   parsers.add('x/stream-throw', {}, () => { throw new Error('stream thrown') })
   parsers.add('x/reject', {}, async () => { throw new Error('rejected') })
-  parsers.add('x/reject-nothing', {}, () => Promise.reject(undefined))
+  parsers.add('x/reject-nothing', {}, () => Promise.reject(undefined)) // eslint-disable-line prefer-promise-reject-errors -- a parser rejecting with nothing is the case under test
   parsers.add('x/string', {}, (_r: unknown, _p: unknown, d: (e: unknown) => void) => d('test'))
 
   let r = await run({ 'content-type': 'x/cb' }, chunks('x'), parsers)

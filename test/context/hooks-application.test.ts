@@ -1,6 +1,5 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import path from 'node:path'
 import trellis from '../../src/index'
 import { readyOutcomeInFreshProcess } from '../helpers'
 import fp from '../../src/plugin'

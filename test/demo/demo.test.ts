@@ -62,7 +62,7 @@ describe('examples/demo.mjs (built package)', () => {
   it('prints its routes and curl lines for each of them', () => {
     assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/)
     for (const route of ['one', 'wo', 'hree', 'items', ':id']) assert.ok(output.includes(route), `printRoutes shows ${route}`)
-    for (const path of ['/one', '/two', '/three', '/items', '/users/1']) assert.ok(output.includes(`curl -i`) && output.includes(base + path), `curl line for ${path}`)
+    for (const path of ['/one', '/two', '/three', '/items', '/users/1']) assert.ok(output.includes('curl -i') && output.includes(base + path), `curl line for ${path}`)
     assert.ok(output.includes(`authorization: Bearer ${API_KEY}`), 'curl line with the key')
     assert.ok(!output.includes('demo-key-change-me'), 'API_KEY from the environment replaces the demo key')
   })

@@ -68,13 +68,17 @@ test('streams are compressed; small payloads and clients without Accept-Encoding
 test('a gzip request body is decompressed before parsing; a corrupt one is a 400', async () => {
   const app = await build()
   const ok = await app.inject({
-    method: 'POST', url: '/echo', payload: zlib.gzipSync(JSON.stringify(big)),
+    method: 'POST',
+    url: '/echo',
+    payload: zlib.gzipSync(JSON.stringify(big)),
     headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }
   })
   assert.equal(ok.statusCode, 200)
   assert.deepEqual(ok.json(), { n: 200 })
   const bad = await app.inject({
-    method: 'POST', url: '/echo', payload: Buffer.from('not gzip at all'),
+    method: 'POST',
+    url: '/echo',
+    payload: Buffer.from('not gzip at all'),
     headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }
   })
   assert.equal(bad.statusCode, 400)

@@ -25,7 +25,8 @@ async function build (): Promise<any> {
 test('preflight: 204 with the allowed origin, methods, headers, max-age and credentials', async () => {
   const app = await build()
   const res = await app.inject({
-    method: 'OPTIONS', url: '/items',
+    method: 'OPTIONS',
+    url: '/items',
     headers: { origin: 'https://a.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }
   })
   assert.equal(res.statusCode, 204)
@@ -57,14 +58,17 @@ test('over a real socket: preflight then the cross-origin POST with a JSON body'
   t.after(() => app.close())
   const { port } = await listen(app)
   const pre = await request(port, {
-    method: 'OPTIONS', path: '/items',
+    method: 'OPTIONS',
+    path: '/items',
     headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' }
   })
   assert.equal(pre.statusCode, 204)
   assert.equal(pre.headers['access-control-allow-origin'], 'https://a.example')
   assert.equal(pre.headers['content-length'], '0')
   const post = await request(port, {
-    method: 'POST', path: '/items', body: '{"n":1}',
+    method: 'POST',
+    path: '/items',
+    body: '{"n":1}',
     headers: { origin: 'https://a.example', 'content-type': 'application/json' }
   })
   assert.equal(post.statusCode, 200)

@@ -9,7 +9,6 @@ import trellis from './target'
 import { listen, request } from '../helpers'
 
 // express is @fastify/express's own dependency
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const express = require(require.resolve('express', { paths: [require.resolve('@fastify/express')] }))
 
 test('an Express router and middleware in front of trellis routes (real socket)', async (t) => {

@@ -21,7 +21,8 @@ async function build (): Promise<any> {
   await app.register(require('@fastify/jwt'), { secret: 'a-long-enough-test-secret' })
   await app.register(require('@fastify/swagger'), { openapi: { info: { title: 'stack', version: '1' } } })
   await app.register(require('@fastify/rate-limit'), {
-    max: 2, timeWindow: 60000,
+    max: 2,
+    timeWindow: 60000,
     keyGenerator: (req: any) => { try { return app.jwt.decode(String(req.headers.authorization).slice(7)).sub } catch { return req.ip } }
   })
   await app.register(require('@fastify/static'), { root: join(__dirname, 'fixtures', 'static'), prefix: '/assets/' })

@@ -12,7 +12,6 @@ import trellis from './target'
 import { listen, request } from '../helpers'
 
 // ws is @fastify/websocket's (and http-proxy's) own dependency
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const WebSocket = require(require.resolve('ws', { paths: [require.resolve('@fastify/http-proxy')] }))
 
 let upstream: http.Server

@@ -21,7 +21,8 @@ async function build (): Promise<any> {
       params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
       querystring: { type: 'object', properties: { full: { type: 'boolean' } } },
       response: { 200: { $ref: 'Item#' } },
-      tags: ['items'], summary: 'one item'
+      tags: ['items'],
+      summary: 'one item'
     }
   }, async (req: any) => ({ id: req.params.id, name: 'n' }))
   app.post('/items', {

@@ -6,6 +6,5 @@
 import trellis from '../../src/index'
 
 const path = process.env.ECOSYSTEM_TARGET
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const target: typeof trellis = path !== undefined && path !== '' ? require(path) : trellis
 export default target

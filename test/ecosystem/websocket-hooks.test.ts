@@ -10,7 +10,6 @@ import assert from 'node:assert/strict'
 import trellis from './target'
 import { listen } from '../helpers'
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const WebSocket = require(require.resolve('ws', { paths: [require.resolve('@fastify/websocket')] }))
 
 async function build (): Promise<any> {

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict'
 import trellis from './target'
 
 // ws is @fastify/websocket's own dependency; its client talks to the server below
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const WebSocket = require(require.resolve('ws', { paths: [require.resolve('@fastify/websocket')] }))
 
 async function build (): Promise<any> {

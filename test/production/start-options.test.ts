@@ -24,9 +24,21 @@ test('long, short and --name=value flags', () => {
   const o = parseStartArgs(['-p', '8080', '--address=0.0.0.0', '-x', 'api', '--log-level', 'warn', '-P', '--workers', '3',
     '--trust-proxy', 'loopback,10.0.0.0/8', '--body-limit', '2048', '--request-id-header', 'x-request-id', '-g', '500', '-o', 'app.mjs'], {})
   assert.deepEqual({ ...o }, {
-    file: 'app.mjs', port: 8080, address: '0.0.0.0', prefix: '/api', logLevel: 'warn', prettyLogs: true, workers: 3,
-    trustProxy: 'loopback,10.0.0.0/8', bodyLimit: 2048, pluginTimeout: undefined, requestIdHeader: 'x-request-id',
-    closeTimeout: 500, drainDelay: 0, options: true, help: false
+    file: 'app.mjs',
+    port: 8080,
+    address: '0.0.0.0',
+    prefix: '/api',
+    logLevel: 'warn',
+    prettyLogs: true,
+    workers: 3,
+    trustProxy: 'loopback,10.0.0.0/8',
+    bodyLimit: 2048,
+    pluginTimeout: undefined,
+    requestIdHeader: 'x-request-id',
+    closeTimeout: 500,
+    drainDelay: 0,
+    options: true,
+    help: false
   })
 })
 

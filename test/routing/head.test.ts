@@ -28,7 +28,7 @@ test('automatic HEAD for a stream body sends no body', async () => {
 test('an explicit HEAD route replaces the automatic one (declared before or after GET)', async () => {
   const after = trellis()
   after.get('/', async () => 'get body')
-  after.head('/', async (_req, reply) => { reply.header('x-from', 'head') ; return '' })
+  after.head('/', async (_req, reply) => { reply.header('x-from', 'head'); return '' })
   const r1 = await after.inject({ method: 'HEAD', url: '/' })
   assert.equal(r1.headers['x-from'], 'head')
   await after.close()

@@ -73,7 +73,8 @@ function valueFor (p: S): fc.Arbitrary<unknown> {
   }
   const own = p.type === 'array'
     ? fc.array(valueFor(p.items), { maxLength: 4 })
-    : p.type === 'string' ? (p.format === 'date-time' ? fc.oneof(strings, fc.date({ noInvalidDate: true })) : strings)
+    : p.type === 'string'
+      ? (p.format === 'date-time' ? fc.oneof(strings, fc.date({ noInvalidDate: true })) : strings)
       : p.type === 'boolean' ? fc.boolean() : p.type === 'integer' ? fc.oneof(fc.integer(), fc.maxSafeInteger()) : numbers.filter((n) => !Number.isNaN(n))
   return fc.oneof({ weight: 6, arbitrary: own }, { weight: 1, arbitrary: value })
 }

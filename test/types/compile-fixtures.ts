@@ -31,4 +31,3 @@ export function compile (file: string): { status: number; output: string } {
   const mine = output.split('\n').filter((line) => line.includes(file) || (output !== '' && !line.includes('test/types/fixtures/'))).join('\n').trim()
   return { status: mine === '' ? 0 : 1, output: mine }
 }
-

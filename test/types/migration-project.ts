@@ -44,4 +44,3 @@ export function tsc (dir: string, file: string): { status: number | null; output
   ], { cwd: dir, encoding: 'utf8', timeout: 120000 })
   return { status: result.status, output: result.stdout + result.stderr }
 }
-

@@ -5,7 +5,6 @@ import { dirname } from 'node:path'
 import { compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaErrorFormatter, validateRequest } from '../../src/schema/validation/index'
 import { parts } from './helpers'
 
-/* eslint-disable @typescript-eslint/no-var-requires */
 const mergePatch = require('ajv-merge-patch')
 const ajvErrors = require('ajv-errors')
 const localize = require('ajv-i18n')
@@ -21,7 +20,9 @@ describe('Ajv plugins', () => {
     const c = createDefaultValidatorCompiler({ base: { $id: 'base', type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } }, { plugins: [mergePatch] })
     const v = compileRouteValidators({
       schema: { body: { $merge: { source: { $ref: 'base#' }, with: { properties: { b: { type: 'integer' } }, required: ['b'] } } } },
-      method: 'POST', url: '/m', compiler: c
+      method: 'POST',
+      url: '/m',
+      compiler: c
     })
     const bad = validateRequest(v, parts({ body: { a: 'x' } }), defaultSchemaErrorFormatter)
     assert.match(bad?.message ?? '', /^body must have required property 'b'/)
@@ -33,7 +34,9 @@ describe('Ajv plugins', () => {
     const c = createDefaultValidatorCompiler({}, { plugins: [mergePatch] })
     const v = compileRouteValidators({
       schema: { querystring: { $patch: { source: { type: 'object', properties: { q: { type: 'string' } } }, with: [{ op: 'add', path: '/required', value: ['q'] }] } } },
-      method: 'GET', url: '/p', compiler: c
+      method: 'GET',
+      url: '/p',
+      compiler: c
     })
     assert.match(validateRequest(v, parts({ query: {} }), defaultSchemaErrorFormatter)?.message ?? '', /^querystring must have required property 'q'/)
     assert.equal(validateRequest(v, parts({ query: { q: 'x' } }), defaultSchemaErrorFormatter), null)
@@ -54,7 +57,9 @@ describe('Ajv plugins', () => {
           errorMessage: { required: { name: 'name is required!' } }
         }
       },
-      method: 'POST', url: '/e', compiler: c
+      method: 'POST',
+      url: '/e',
+      compiler: c
     })
     assert.equal(validateRequest(v, parts({ body: { name: {} } }), defaultSchemaErrorFormatter)?.message, 'body/name name must be a string!')
     const err = validateRequest(v, parts({ body: { age: 'x' } }), defaultSchemaErrorFormatter)

@@ -4,13 +4,13 @@ import { compileRouteValidators, createDefaultValidatorCompiler, defaultSchemaEr
 import { parts } from './helpers'
 
 const shared = {
-  'common': { $id: 'common', definitions: { port: { type: 'integer', maximum: 65535 } }, type: 'object', properties: { host: { type: 'string' } } }
+  common: { $id: 'common', definitions: { port: { type: 'integer', maximum: 65535 } }, type: 'object', properties: { host: { type: 'string' } } }
 }
 
 describe('$ref resolution in the default compiler', () => {
   it('resolves a shared schema added after another context used the compiler (new schema set -> new compiler)', () => {
     const c1 = createDefaultValidatorCompiler(shared)
-    const c2 = createDefaultValidatorCompiler({ ...shared, 'extra': { $id: 'extra', type: 'string' } })
+    const c2 = createDefaultValidatorCompiler({ ...shared, extra: { $id: 'extra', type: 'string' } })
     assert.notEqual(c1, c2)
     const v = compileRouteValidators({ schema: { querystring: { type: 'object', properties: { e: { $ref: 'extra#' } } } }, method: 'GET', url: '/', compiler: c2 })
     assert.equal(validateRequest(v, parts({ query: { e: 'x' } }), defaultSchemaErrorFormatter), null)
@@ -33,7 +33,7 @@ describe('$ref resolution in the default compiler', () => {
   it('shared schemas can reference each other', () => {
     const c = createDefaultValidatorCompiler({
       ...shared,
-      'server': { $id: 'server', type: 'object', properties: { port: { $ref: 'common#/definitions/port' } }, required: ['port'] }
+      server: { $id: 'server', type: 'object', properties: { port: { $ref: 'common#/definitions/port' } }, required: ['port'] }
     })
     const v = compileRouteValidators({ schema: { body: { $ref: 'server#' } }, method: 'POST', url: '/', compiler: c })
     const req = parts({ body: { port: '80' } })

@@ -13,7 +13,9 @@ describe('compileRouteValidators', () => {
     const { compiler, calls } = recording()
     const v = compileRouteValidators({
       schema: { body: { a: {} }, querystring: { b: {} }, params: { c: {} }, headers: { d: {} }, response: { 200: {} } },
-      method: 'PUT', url: '/x/:c', compiler
+      method: 'PUT',
+      url: '/x/:c',
+      compiler
     })
     assert.deepEqual(Object.keys(v).sort(), ['body', 'headers', 'params', 'querystring'])
     assert.deepEqual(calls.map((c) => c.httpPart).sort(), ['body', 'headers', 'params', 'querystring'])

@@ -26,7 +26,6 @@ function customValueErrorCompiler (): ValidatorCompiler {
 
 function fastify43Compiler (): ValidatorCompiler {
   const fastifyDir = dirname(require.resolve('fastify43/package.json'))
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const AjvCompiler = require(require.resolve('@fastify/ajv-compiler', { paths: [fastifyDir] }))
   return AjvCompiler()(sharedSchemas, { customOptions: {}, plugins: [] })
 }

@@ -169,8 +169,8 @@ function writeIsoDate (b: Buffer, o: number, ms: number): number {
   return o + 26
 }
 
-const TO_ISO_STRING = Date.prototype.toISOString // eslint-disable-line @typescript-eslint/unbound-method
-const GET_TIME = Date.prototype.getTime // eslint-disable-line @typescript-eslint/unbound-method
+const TO_ISO_STRING = Date.prototype.toISOString
+const GET_TIME = Date.prototype.getTime
 let pendingText = ''
 
 /**

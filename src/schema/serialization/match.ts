@@ -158,6 +158,7 @@ export class MatcherCompiler {
       if (typeof v !== 'string') return true
       if (minL !== undefined || maxL !== undefined) {
         let len = 0
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars -- only the number of code points is needed
         for (const _ of v) len++ // code points, as JSON Schema counts
         if ((minL !== undefined && len < minL) || (maxL !== undefined && len > maxL)) return false
       }

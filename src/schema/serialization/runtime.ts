@@ -150,8 +150,32 @@ export function getRuntime (rounding: Rounding = 'trunc'): Runtime {
       if (typeof v === 'bigint') throw FALLBACK
       return Number(int(v))
     }
-    rt = { str: asString, coerceStr, strU: asStringContent, coerceStrU, num, fnum: formatNumber, int, dateTime, date, time, any, intV, numV, strV, fallback: FALLBACK,
-      take, grow, done, wtext: writeText, wstr: writeString, wint: writeInteger, wnum: writeNumber, wdate: writeDateTime, pending }
+    rt = {
+      str: asString,
+      coerceStr,
+      strU: asStringContent,
+      coerceStrU,
+      num,
+      fnum: formatNumber,
+      int,
+      dateTime,
+      date,
+      time,
+      any,
+      intV,
+      numV,
+      strV,
+      fallback: FALLBACK,
+      take,
+      grow,
+      done,
+      wtext: writeText,
+      wstr: writeString,
+      wint: writeInteger,
+      wnum: writeNumber,
+      wdate: writeDateTime,
+      pending
+    }
     runtimes.set(rounding, rt)
   }
   return rt

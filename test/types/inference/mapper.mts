@@ -57,15 +57,19 @@ assertType<Equal<SchemaToType<{ enum: ['a'], nullable: true }>, 'a' | null>>()
 // ---- anyOf / oneOf / allOf
 assertType<Equal<SchemaToType<{ anyOf: [{ type: 'string' }, { type: 'integer' }] }>, string | number>>()
 assertType<Equal<SchemaToType<{ oneOf: [{ const: 1 }, { const: 2 }] }>, 1 | 2>>()
-assertType<Same<SchemaToType<{ allOf: [
-  { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false },
-  { type: 'object', properties: { b: { type: 'number' } }, required: ['b'], additionalProperties: false }
-] }>, { a: string; b: number }>>()
+assertType<Same<SchemaToType<{
+  allOf: [
+    { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false },
+    { type: 'object', properties: { b: { type: 'number' } }, required: ['b'], additionalProperties: false }
+  ]
+}>, { a: string; b: number }>>()
 // a union of shapes narrows on its discriminant
-declare const shape: SchemaToType<{ oneOf: [
-  { type: 'object', properties: { kind: { const: 'circle' }, r: { type: 'number' } }, required: ['kind', 'r'], additionalProperties: false },
-  { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'], additionalProperties: false }
-] }>
+declare const shape: SchemaToType<{
+  oneOf: [
+    { type: 'object', properties: { kind: { const: 'circle' }, r: { type: 'number' } }, required: ['kind', 'r'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'], additionalProperties: false }
+  ]
+}>
 if (shape.kind === 'circle') expectType<number>()(shape.r)
 else expectType<number>()(shape.side)
 

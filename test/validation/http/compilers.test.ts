@@ -7,7 +7,6 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { trellis, echo, baselineAjv } from './helpers'
 
-/* eslint-disable @typescript-eslint/no-var-requires */
 const mergePatch = require('ajv-merge-patch')
 const ajvErrors = require('ajv-errors')
 

@@ -7,7 +7,6 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { trellis, echo } from './helpers'
 
-/* eslint-disable @typescript-eslint/no-var-requires */
 const localize = require('ajv-i18n')
 const ajvErrors = require('ajv-errors')
 

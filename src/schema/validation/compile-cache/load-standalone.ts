@@ -29,6 +29,7 @@ function runtimeRequire (id: string): unknown {
 /** Evaluates standalone code; throws when it does not export a function. */
 export function loadStandalone (code: string): ValidatorFn {
   const module: { exports: unknown } = { exports: {} }
+  // eslint-disable-next-line no-new-func -- evaluates Ajv's standalone code read back from the cache
   const run = new Function('require', 'module', 'exports', code) as (r: typeof runtimeRequire, m: typeof module, e: unknown) => void
   run(runtimeRequire, module, module.exports)
   if (typeof module.exports !== 'function') throw new Error('trellis schema cache: cached code did not export a validator')

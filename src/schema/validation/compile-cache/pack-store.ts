@@ -37,7 +37,6 @@ const LEGACY_ENTRY = /^[0-9a-f]{64}\.(?:js|json)$/
 interface Pack { readonly name: string, readonly parsed: ParsedPack, bytes: Buffer | undefined }
 interface Located { readonly pack: Pack, readonly entry: EntryLocation }
 
-
 const WRITE_BATCH = 1 << 20
 
 function writeAll (fd: number, bytes: Buffer): void {

@@ -56,4 +56,3 @@ export function writeEntry (dir: string, key: string, kind: EntryKind, content: 
   if (!KEY_PATTERN.test(key)) return
   writePackedEntry(dir, key, kind, content)
 }
-
