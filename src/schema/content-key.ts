@@ -14,6 +14,8 @@
  * caller then compiles without sharing.
  */
 
+import { isPlainSchemaObject } from './validation/normalize'
+
 /** Thrown inside; the public functions turn it into `undefined`. */
 class Unkeyable extends Error {}
 
@@ -32,11 +34,6 @@ function symbolIdentity (value: symbol): string {
   let id = symbolIds.get(value)
   if (id === undefined) { id = '#s' + String(symbolIds.size + 1); symbolIds.set(value, id) }
   return id
-}
-
-function isPlainObject (value: object): boolean {
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 function write (value: unknown, sortKeys: boolean, persistent: boolean, seen: Set<object>): string {
@@ -60,7 +57,7 @@ function write (value: unknown, sortKeys: boolean, persistent: boolean, seen: Se
   }
   if (value === null) return 'null'
   const obj = value as object
-  const plain = Array.isArray(obj) || isPlainObject(obj)
+  const plain = Array.isArray(obj) || isPlainSchemaObject(obj)
   if (!plain || seen.has(obj)) {
     if (persistent) throw new Unkeyable() // a class instance or a cycle
     return identityOf(obj)
