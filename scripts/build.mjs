@@ -15,9 +15,21 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
 const entry = join(root, 'dist', 'entry')
 mkdirSync(entry, { recursive: true })
 
-// `trellis`: require('trellis') is the factory itself, with .default, .trellis and .fastify aliases.
-writeFileSync(join(entry, 'index.cjs'), `'use strict'
-const lib = require('../lib/index.js')
+function esmWrapper (cjsFile, names) {
+  return `import lib from './${cjsFile}'\nexport default lib\n` +
+    names.map((n) => `export const ${n} = lib.${n}\n`).join('')
+}
+// `trellis` (the Fastify 4 line) and `trellis/v5` (the Fastify 5 line): require('trellis') is the
+// factory itself, with .default, .trellis and .fastify aliases.
+// Installed under the name `fastify` (a package alias), `require('fastify')` gives the line the
+// application chose (src/alias-line.ts); `require('trellis')` is always the Fastify 4 line.
+const chooseLine = {
+  index: "require('../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..')) === 5 ? require('../lib/v5.js') : require('../lib/index.js')",
+  v5: "require('../lib/v5.js')"
+}
+for (const name of ['index', 'v5']) {
+  writeFileSync(join(entry, `${name}.cjs`), `'use strict'
+const lib = ${chooseLine[name]}
 const factory = lib.default
 module.exports = factory
 for (const key of Object.keys(lib)) if (key !== '__esModule') module.exports[key] = lib[key]
@@ -25,12 +37,9 @@ module.exports.default = factory
 module.exports.trellis = factory
 module.exports.fastify = factory
 `)
-function esmWrapper (cjsFile, names) {
-  return `import lib from './${cjsFile}'\nexport default lib\n` +
-    names.map((n) => `export const ${n} = lib.${n}\n`).join('')
+  const names = Object.keys(require(join(root, 'dist', 'lib', `${name}.js`))).filter((k) => k !== 'default' && k !== '__esModule')
+  writeFileSync(join(entry, `${name}.mjs`), esmWrapper(`${name}.cjs`, [...new Set([...names, 'trellis', 'fastify'])]))
 }
-const indexNames = Object.keys(require(join(root, 'dist', 'lib', 'index.js'))).filter((k) => k !== 'default' && k !== '__esModule')
-writeFileSync(join(entry, 'index.mjs'), esmWrapper('index.cjs', [...new Set([...indexNames, 'trellis', 'fastify'])]))
 
 for (const name of ['plugin', 'bearer-auth', 'openapi']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
@@ -44,7 +53,7 @@ module.exports.default = lib.default
 }
 // Declarations for `import` (TypeScript with module node16/nodenext): an ES module importing the
 // CommonJS declarations gets module.exports as its default, so re-declare the default explicitly.
-for (const name of ['index', 'plugin', 'bearer-auth', 'openapi']) {
+for (const name of ['index', 'v5', 'plugin', 'bearer-auth', 'openapi']) {
   writeFileSync(join(entry, `${name}.d.mts`), `import lib from '../lib/${name}.js'
 declare const defaultExport: typeof lib.default
 export default defaultExport

@@ -4,13 +4,7 @@
  *   import trellis from 'trellis'          // or: const trellis = require('trellis')
  *   const app = trellis({ logger: true })
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import diagnosticsChannel from 'node:diagnostics_channel'
-import { resolveOptions, initialConfig } from './instance/options'
-import type { TrellisOptions as OptionsInput } from './base/option-types'
-import { createLogger } from './server/logger'
-import { createServer } from './server/listen'
-import { TrellisInstance as InstanceClass, defineOwnAccessors } from './instance/instance'
+import { createApp } from './instance/create-app'
 import type * as http from 'node:http'
 import type * as https from 'node:https'
 import type * as http2 from 'node:http2'
@@ -19,12 +13,6 @@ import type { RawRequestDefaultExpression, RawReplyDefaultExpression } from './t
 import type { BaseLogger, LoggerInstance } from './types/logger'
 import type { TypeProvider, TypeProviderDefault } from './types/type-provider'
 import type { TrellisOptions, HttpsOptions, Http2Options, Http2SecureOptions } from './types/server-options'
-import { AppState } from './context/app-state'
-import { PluginContext } from './context/plugin-context'
-import { ContentTypeParsers } from './lifecycle/content-type-parsers'
-import type { SchemaBucketFactory } from './schema/store'
-import { rootErrorHandler } from './lifecycle/error-handling'
-import { bindClientErrorHandler } from './server/client-error'
 import { errorCodes } from './base/errors'
 import { VERSION } from './base/version'
 
@@ -55,43 +43,7 @@ function trellis<Server extends http2.Http2Server, Request extends RawRequestDef
 function trellis<Server extends https.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault> (options: HttpsOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
 function trellis<Server extends http.Server, Request extends RawRequestDefaultExpression<Server> = RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server> = RawReplyDefaultExpression<Server>, Logger extends BaseLogger = LoggerInstance, Provider extends TypeProvider = TypeProviderDefault> (options?: TrellisOptions<Server, Logger>): Created<Server, Request, Reply, Logger, Provider>
 function trellis (input?: object): unknown {
-  const options = input as OptionsInput | undefined
-  const resolved = resolveOptions(options)
-  const log = createLogger(resolved.logger)
-  const instance = new InstanceClass()
-  defineOwnAccessors(instance as never)
-  const app = new AppState(resolved, log, instance)
-  app.initialConfig = initialConfig(resolved)
-  const parsers = new ContentTypeParsers({
-    bodyLimit: resolved.bodyLimit,
-    onProtoPoisoning: resolved.onProtoPoisoning,
-    onConstructorPoisoning: resolved.onConstructorPoisoning,
-    jsonDepthLimit: resolved.jsonDepthLimit
-  })
-  const context = new PluginContext(app, null, instance, 'root', '', parsers, rootErrorHandler, log)
-  app.rootContext = context
-  if (resolved.schemaErrorFormatter !== undefined) context.schemaErrorFormatter = resolved.schemaErrorFormatter.bind(instance)
-  if (resolved.schemaController !== undefined) {
-    const controller = resolved.schemaController as { bucket?: SchemaBucketFactory }
-    context.schemaController = controller as never
-    if (controller.bucket !== undefined) context.schemas.useBucket(controller.bucket)
-  }
-
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (app.isReady) { app.dispatcher.dispatch(req, res); return }
-    instance.ready().then(() => app.dispatcher.dispatch(req, res), (err: Error) => {
-      log.error({ err }, 'request received before the server could start')
-      res.statusCode = 500
-      res.end()
-    })
-  }
-  app.server = createServer(resolved, listener)
-  if (resolved.clientErrorHandler !== undefined) app.server.on('clientError', resolved.clientErrorHandler.bind(instance))
-  else bindClientErrorHandler(app.server, log)
-  // APM tools subscribe to this channel to instrument every new instance (as with Fastify 4.3)
-  const initChannel = diagnosticsChannel.channel('fastify.initialization')
-  if (initChannel.hasSubscribers) initChannel.publish({ fastify: instance })
-  return instance
+  return createApp(input, 4)
 }
 
 export { trellis, trellis as fastify }

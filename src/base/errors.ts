@@ -18,7 +18,7 @@ export interface TrellisErrorClass {
   readonly code: string
 }
 
-type ErrorBase = ErrorConstructor | TypeErrorConstructor | RangeErrorConstructor
+type ErrorBase = ErrorConstructor | TypeErrorConstructor | RangeErrorConstructor | URIErrorConstructor
 
 function errorToString (this: TrellisErrorInstance): string {
   return `${this.name} [${this.code}]: ${this.message}`

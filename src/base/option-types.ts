@@ -4,6 +4,7 @@
  * instance/options.ts). Types only, so the lower layers can name them.
  */
 import type { IncomingMessage } from 'node:http'
+import type { FastifyLine } from './version'
 
 /** The persistent compile cache of the default validator compiler (docs/schema-cache.md). */
 export interface SchemaCacheOptions { dir: string }
@@ -67,6 +68,8 @@ export interface TrellisOptions {
 }
 
 export interface ResolvedOptions {
+  /** The Fastify line the application follows (chosen by its factory, not an option). */
+  line: FastifyLine
   logger: TrellisOptions['logger']
   bodyLimit: number
   pluginTimeout: number

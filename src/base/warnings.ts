@@ -37,7 +37,7 @@ const WARNINGS = {
 type DeprecationCode = keyof typeof DEPRECATIONS
 type WarningCode = keyof typeof WARNINGS
 
-interface Warning {
+export interface Warning {
   (a?: unknown, b?: unknown, c?: unknown): void
   readonly code: string
   readonly name: string
@@ -47,7 +47,7 @@ interface Warning {
   format (a?: unknown, b?: unknown, c?: unknown): string
 }
 
-function createWarning (name: string, code: string, message: string, unlimited: boolean): Warning {
+export function createWarning (name: string, code: string, message: string, unlimited: boolean): Warning {
   const fmt = (a?: unknown, b?: unknown, c?: unknown): string => {
     const args = [a, b, c].filter((x) => x !== undefined)
     return args.length ? format(message, ...args) : message

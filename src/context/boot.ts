@@ -3,11 +3,12 @@
  * child context per plugin (or reusing the parent's for skip-override plugins), and `ready()`.
  */
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { loaderTimeoutError, untilDone } from './with-timeout'
 import { PluginContext, contextOf } from './plugin-context'
 import type { AppState } from './app-state'
 import {
-  PluginNode, callAfter, callPlugin, isSkipOverride, pluginMeta, pluginName, resolvePluginFunction, warnMixedStylePlugin,
+  PluginNode, callAfter, callPlugin, isSkipOverride, mixedStylePluginName, pluginMeta, pluginName, resolvePluginFunction, warnMixedStylePlugin,
   type AfterFn, type PluginFn
 } from './plugins'
 import { checkPluginMeta } from './plugin-meta'
@@ -29,7 +30,7 @@ export function enqueuePlugin (app: AppState, owner: unknown, plugin: unknown, o
     throw new errorCodes.FST_ERR_PLUGIN_NOT_VALID(`The options object of plugin '${pluginName(plugin)}' must be an object or a function`)
   }
   // FSTWRN002 as the plugin is registered (its process 'warning' event then reaches listeners before ready() settles)
-  warnMixedStylePlugin(plugin)
+  if (app.options.line === 4) warnMixedStylePlugin(plugin)
   const parent = currentNode(app)
   parent.queue.push(new PluginNode('plugin', plugin as PluginFn, opts, parent, owner, typeof plugin === 'function' ? pluginName(plugin) : 'module'))
 }
@@ -84,7 +85,10 @@ async function loadPlugin (app: AppState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
-  if (typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
+  if (app.options.line === 5) {
+    const mixed = mixedStylePluginName(fn)
+    if (mixed !== undefined) throw new errorCodesAddedInV5.FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER(mixed)
+  } else if (typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
   checkPluginMeta(fn, parentContext)
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)

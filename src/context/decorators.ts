@@ -5,6 +5,7 @@
  * written on each instance by its constructor (one hidden class). Errors name the context chain.
  */
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import type { PluginContext } from './plugin-context'
 import type { FieldCarrier } from '../lifecycle/instance-fields'
 import { emitDeprecation } from '../base/warnings'
@@ -39,7 +40,11 @@ export function decorate (context: PluginContext, target: DecoratorTarget, name:
   }
   checkDependencies(context, target, label, dependencies)
   // an object or array value is one reference shared by every request/reply (Fastify 4.3 warns)
-  if (target !== 'instance' && typeof value === 'object' && value !== null && !isGetterSetter(value)) emitDeprecation('FSTDEP006', label)
+  // (Fastify 5 refuses it: FST_ERR_DEC_REFERENCE_TYPE)
+  if (target !== 'instance' && typeof value === 'object' && value !== null && !isGetterSetter(value)) {
+    if (context.app.options.line === 5) throw new errorCodesAddedInV5.FST_ERR_DEC_REFERENCE_TYPE(String(name), typeof value)
+    emitDeprecation('FSTDEP006', label)
+  }
   if (isGetterSetter(value)) {
     Object.defineProperty(object, name, { get: value.getter, set: value.setter, configurable: true, enumerable: false })
   } else {

@@ -64,8 +64,9 @@ export function pluginName (fn: unknown): string {
  * error in Fastify 5). Named as Fastify does: metadata or display name, the module file that
  * exports it, the function's name, else 'anonymous'.
  */
-export function warnMixedStylePlugin (fn: unknown): void {
-  if (typeof fn !== 'function' || fn.constructor?.name !== 'AsyncFunction' || fn.length !== 3) return
+/** The name of an async plugin that also takes `done` (Fastify 4 warns, FSTWRN002; Fastify 5 refuses it); undefined for any other plugin. */
+export function mixedStylePluginName (fn: unknown): string | undefined {
+  if (typeof fn !== 'function' || fn.constructor?.name !== 'AsyncFunction' || fn.length !== 3) return undefined
   const named = fn as unknown as Record<symbol, unknown>
   let name: string | undefined = pluginMeta(fn)?.name
   if (name === undefined || name === '') name = typeof named[kDisplayName] === 'string' && named[kDisplayName] !== '' ? named[kDisplayName] as string : undefined
@@ -73,7 +74,12 @@ export function warnMixedStylePlugin (fn: unknown): void {
     for (const key of Object.keys(require.cache)) if (require.cache[key]?.exports === fn) { name = key; break }
   }
   if (name === undefined && fn.name !== '') name = fn.name
-  emitWarning('FSTWRN002', name ?? 'anonymous')
+  return name ?? 'anonymous'
+}
+
+export function warnMixedStylePlugin (fn: unknown): void {
+  const name = mixedStylePluginName(fn)
+  if (name !== undefined) emitWarning('FSTWRN002', name)
 }
 
 function isThenable (v: unknown): v is PromiseLike<unknown> {

@@ -82,7 +82,7 @@ export function addRoute (context: PluginContext, input: RouteOptions): void {
   opts.method = Array.isArray(opts.method) ? methods : methods[0]
   const path = opts.url ?? opts.path ?? ''
   if (typeof path !== 'string') throw new errorCodes.FST_ERR_INVALID_URL(typeof path)
-  checkOptions(opts, methods, path)
+  checkOptions(opts, methods, path, app.dispatcher.methods)
 
   const prefix = context.prefix
   if (path === '/' && prefix.length > 0 && opts.method !== 'HEAD') {

@@ -12,14 +12,14 @@ import { kContext } from '../context/symbols'
 import { checkHook, type AnyHook } from '../lifecycle/hooks'
 import { decorate, hasDecorator } from '../context/decorators'
 import { enqueueAfter, enqueuePlugin, loadForClose, loadQueued, onTreeLoaded, ready as bootReady, runOnClose, runOnListen, hasOnListen, runPreClose } from '../context/boot'
-import { shorthandOptions, supportedMethods, type RouteOptions } from '../routing/route-options'
+import { shorthandOptions, type RouteOptions } from '../routing/route-options'
 import { addRoute } from '../context/route-builder'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import { closeIdleWhileClosing } from '../server/closing'
 import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from '../server/listen'
 import { defaultChildLoggerFactory, type ChildLoggerFactory, type Logger } from '../server/logger'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from '../lifecycle/content-type-parsers'
-import { FASTIFY_COMPAT_VERSION } from '../base/version'
+import { fastifyVersionOf } from '../base/version'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
@@ -50,7 +50,7 @@ export class TrellisInstance {
   get prefix (): string { return ctx(this).prefix }
   /** 'fastify' for the root, else the plugin's name; wrapped plugins loaded here are appended: 'fastify -> db'. */
   get pluginName (): string { return ctx(this).pluginNames.join(' -> ') }
-  get version (): string { return FASTIFY_COMPAT_VERSION }
+  get version (): string { return fastifyVersionOf(ctx(this).app.options.line) }
   get initialConfig (): Readonly<Record<string, unknown>> { return ctx(this).app.initialConfig }
   get errorHandler (): ErrorHandlerFn | null { return ctx(this).errorHandler.fn }
   get validatorCompiler (): unknown { return contextValidatorCompiler(ctx(this)) }
@@ -158,7 +158,7 @@ export class TrellisInstance {
   delete (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('DELETE', path, optsOrHandler, handler) }
   options (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('OPTIONS', path, optsOrHandler, handler) }
   patch (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand('PATCH', path, optsOrHandler, handler) }
-  all (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand([...supportedMethods], path, optsOrHandler, handler) }
+  all (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand(ctx(this).app.dispatcher.methods.list(), path, optsOrHandler, handler) }
 
   private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
     addRoute(ctx(this), shorthandOptions(method, path, opts, handler))

@@ -10,6 +10,9 @@ import { withVersioning, type VersioningOption } from '../routing/versioning'
 import { DEFAULT_JSON_DEPTH_LIMIT } from '../lifecycle/json-depth'
 import { resolveSchemaCacheOption } from '../schema/validation/compile-cache/option'
 import type { ResolvedOptions, TrellisOptions } from '../base/option-types'
+import type { FastifyLine } from '../base/version'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
+import { missingLoggerMethods } from '../server/logger'
 
 function invalid (message: string): never {
   throw new errorCodes.FST_ERR_INIT_OPTS_INVALID(message)
@@ -96,7 +99,29 @@ function headersTimeout (opts: TrellisOptions, requestTimeout: number): number {
   return given
 }
 
-export function resolveOptions (input: unknown): ResolvedOptions {
+/**
+ * Fastify 5 splits the logger: `logger` takes pino options (or a boolean), `loggerInstance` a logger
+ * (an object with every logger method); giving both, or each the other's kind, is an error.
+ */
+function loggerOfV5 (opts: TrellisOptions): TrellisOptions['logger'] {
+  const { logger, loggerInstance } = opts
+  if (isTruthy(logger) && isTruthy(loggerInstance)) throw new errorCodesAddedInV5.FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED()
+  if (isTruthy(loggerInstance)) {
+    const missing = missingLoggerMethods(loggerInstance)
+    if (missing.length === 0) return loggerInstance as TrellisOptions['logger']
+    if (missing.length < missingLoggerMethods(null).length) throw new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+    throw new errorCodesAddedInV5.FST_ERR_LOG_INVALID_LOGGER_INSTANCE()
+  }
+  if (logger !== null && typeof logger === 'object') {
+    const missing = missingLoggerMethods(logger)
+    if (missing.length === 0) throw new errorCodesAddedInV5.FST_ERR_LOG_INVALID_LOGGER_CONFIG()
+  }
+  return logger
+}
+
+function isTruthy (value: unknown): boolean { return value !== undefined && value !== null && value !== false && value !== 0 && value !== '' }
+
+export function resolveOptions (input: unknown, line: FastifyLine = 4): ResolvedOptions {
   if (input !== undefined && input !== null && typeof input !== 'object') {
     throw new errorCodes.FST_ERR_OPTIONS_NOT_OBJ()
   }
@@ -109,7 +134,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
   if (bucket !== undefined && bucket !== null && bucket !== false && typeof bucket !== 'function') throw new errorCodes.FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN(typeof bucket)
   const requestIdHeader = opts.requestIdHeader
   if (requestIdHeader !== undefined && requestIdHeader !== false && typeof requestIdHeader !== 'string') invalid('"requestIdHeader" must be a string or false')
-  const logger = opts.logger
+  const logger = line === 5 ? loggerOfV5(opts) : opts.logger
   if (logger !== undefined && logger !== null && typeof logger !== 'boolean' && typeof logger !== 'object') invalid('"logger" must be a boolean or an object')
   const trustProxy = opts.trustProxy
   if (trustProxy !== undefined && !['boolean', 'string', 'number', 'function', 'object'].includes(typeof trustProxy)) invalid('"trustProxy" has an invalid type')
@@ -118,6 +143,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
   if (opts.http !== undefined && opts.http !== null && Object.prototype.toString.call(opts.http) !== '[object Object]') invalid('"http" must be an object')
   const requestTimeout = integer(opts, 'requestTimeout', DEFAULT_REQUEST_TIMEOUT)
   return {
+    line,
     logger: logger as TrellisOptions['logger'],
     bodyLimit: integer(opts, 'bodyLimit', 1048576, 1),
     pluginTimeout: integer(opts, 'pluginTimeout', 10000),
@@ -127,12 +153,12 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),
     ignoreDuplicateSlashes: boolean(opts, 'ignoreDuplicateSlashes', false),
-    useSemicolonDelimiter: boolean(opts, 'useSemicolonDelimiter', true),
+    useSemicolonDelimiter: boolean(opts, 'useSemicolonDelimiter', line === 4),
     caseSensitive: boolean(opts, 'caseSensitive', true),
     maxParamLength: integer(opts, 'maxParamLength', 100, 1),
     allowUnsafeRegex: boolean(opts, 'allowUnsafeRegex', false),
     trustProxy: trustProxy ?? false,
-    requestIdHeader: (requestIdHeader === undefined ? 'request-id' : requestIdHeader === false ? false : requestIdHeader.toLowerCase()),
+    requestIdHeader: (requestIdHeader === undefined ? (line === 4 ? 'request-id' : false) : requestIdHeader === false ? false : requestIdHeader.toLowerCase()),
     requestIdLogLabel: typeof opts.requestIdLogLabel === 'string' ? opts.requestIdLogLabel : 'reqId',
     genReqId: fnOrUndefined<(req: IncomingMessage) => string>(opts, 'genReqId') ?? reqIdGenerator(),
     return503OnClosing: boolean(opts, 'return503OnClosing', true),
@@ -151,7 +177,7 @@ export function resolveOptions (input: unknown): ResolvedOptions {
     querystringParser: querystringParser(opts.querystringParser),
     serializerOpts: (opts.serializerOpts ?? {}),
     schemaController: opts.schemaController,
-    jsonShorthand: boolean(opts, 'jsonShorthand', true),
+    jsonShorthand: line === 4 && boolean(opts, 'jsonShorthand', true),
     serverFactory: fnOrUndefined(opts, 'serverFactory'),
     https: (opts.https ?? null),
     http2: boolean(opts, 'http2', false),
@@ -195,6 +221,8 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
     exposeHeadRoutes: o.exposeHeadRoutes,
     useSemicolonDelimiter: o.useSemicolonDelimiter
   }
+  // Fastify 5 dropped the jsonShorthand option
+  if (o.line === 5) delete config.jsonShorthand
   if (given.http2 !== undefined && given.http2 !== null) config.http2 = o.http2
   if (given.https !== undefined) config.https = httpsView(given.https)
   if (given.forceCloseConnections !== undefined) config.forceCloseConnections = o.forceCloseConnections

@@ -51,6 +51,19 @@ function headerValue (headers: BodyRequest['headers'], name: string): string | u
  * - OPTIONS / DELETE: only with a Content-Type *and* a `transfer-encoding` or `content-length`.
  * - any other method: never.
  */
+/**
+ * Fastify 5's rule, for the methods its application says have a body (HttpMethods.bodywith): the
+ * body is parsed when a Content-Type is present or the request announces a body; `missing` says
+ * what the request lacks that its method requires (QUERY needs a Content-Type, RFC 10008).
+ */
+export function bodyOfV5 (method: string, headers: BodyRequest['headers']): 'parse' | 'none' | 'missing-content-type' {
+  const contentType = headerValue(headers, 'content-type')
+  if (contentType !== undefined) return 'parse'
+  if (method === 'QUERY') return 'missing-content-type'
+  const cl = headers['content-length']
+  return headers['transfer-encoding'] !== undefined || (cl !== undefined && cl !== '0') ? 'parse' : 'none'
+}
+
 export function shouldParseBody (method: string | undefined, headers: BodyRequest['headers']): boolean {
   const contentType = headerValue(headers, 'content-type')
   const te = headers['transfer-encoding']

@@ -8,9 +8,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from './route-context'
 import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from './hook-runners'
-import { kCloseConnection, parseBody, shouldParseBody } from './body'
+import { bodyOfV5, kCloseConnection, parseBody, shouldParseBody } from './body'
 import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 import { dropWriteAfterEndErrors } from '../server/guarded-response'
@@ -92,9 +93,17 @@ function preParsing (request: RequestBase, reply: ReplyBase): void {
 }
 
 function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
-  const method = request.raw.method
+  const method = request.raw.method as string
   // GET and HEAD never have a body parsed: decided without reading headers (node builds req.headers on first read)
-  if (method === 'GET' || method === 'HEAD' || !shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
+  if (method === 'GET' || method === 'HEAD') { preValidation(request, reply); return }
+  const env = reply.routeContext.env
+  if (env.line === 4) {
+    if (!shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
+  } else {
+    const body = env.methods.bodywith.has(method) ? bodyOfV5(method, request.raw.headers) : 'none'
+    if (body === 'none') { preValidation(request, reply); return }
+    if (body === 'missing-content-type') { reply.code(400).send(new errorCodesAddedInV5.FST_ERR_ROUTE_MISSING_CONTENT_TYPE(method)); return }
+  }
   parseBody(request, payload, reply.routeContext.parsers, reply.routeContext.bodyLimit, (err, body) => {
     if (err !== null) {
       // a request no route matches is a 404 whatever its content type (Fastify 4.29): the body is left unread

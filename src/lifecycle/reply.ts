@@ -80,17 +80,8 @@ export class ReplyBase {
   get statusCode (): number { return this.raw.statusCode }
   set statusCode (code: number) { this.code(code) }
 
-  /** The route's context (`config`, `schema`, ...): deprecated in Fastify 4.29 (FSTDEP019). */
-  get context (): RouteContext { emitDeprecation('FSTDEP019'); return this.routeContext }
-
+  /** Read-only (Fastify 5); Fastify 4's setter is on ReplyV4. */
   get sent (): boolean { return this.hijacked || this.raw.writableEnded }
-  /** Setting `sent` is deprecated (FSTDEP010): `reply.hijack()` says the same. */
-  set sent (value: boolean) {
-    emitDeprecation('FSTDEP010')
-    if (value !== true) throw new errorCodes.FST_ERR_REP_SENT_VALUE()
-    if (this.hijacked) throw new errorCodes.FST_ERR_REP_ALREADY_SENT(this.request.url, this.request.method)
-    this.hijacked = true
-  }
 
   /**
    * Sets the status code. As Fastify 4.29: anything `Number()` turns into 100..599 is accepted
@@ -195,20 +186,10 @@ export class ReplyBase {
     return serializeInput(this.routeContext, input, schema, httpStatus, this.request.method, this.request.url, contentType)
   }
 
-  /**
-   * `redirect(url, code?)` (Fastify 4.29's signature); the 4.3 order `redirect(code, url)` still
-   * works and is deprecated (FSTDEP021). Without a code: the one set before, else 302.
-   */
-  redirect (urlOrCode: string | number, codeOrUrl?: number | string): this {
-    let url = urlOrCode
-    let code = codeOrUrl
-    if (typeof urlOrCode === 'number') {
-      emitDeprecation('FSTDEP021')
-      url = codeOrUrl as string
-      code = urlOrCode
-    }
+  /** `redirect(url, code?)`: without a code, the one set before, else 302. */
+  redirect (url: string, code?: number): this {
     if (code === undefined || code === null || code === 0) code = this.hasStatusCode ? this.raw.statusCode : 302
-    return this.header('location', url as string).code(code).send()
+    return this.header('location', url).code(code).send()
   }
 
   callNotFound (): this {
@@ -219,12 +200,6 @@ export class ReplyBase {
   hijack (): this {
     this.hijacked = true
     return this
-  }
-
-  /** Deprecated in Fastify 4.29 (FSTDEP020) for `reply.elapsedTime`. */
-  getResponseTime (): number {
-    emitDeprecation('FSTDEP020')
-    return this.elapsedTime
   }
 
   /** Milliseconds since the request came in; fixed once the response has finished (Fastify 4.29). */
@@ -404,6 +379,38 @@ function sendError (reply: ReplyBase, error: unknown): void {
     return
   }
   handleError(reply, error, runOnSend)
+}
+
+/** Fastify 4's reply: the deprecated accessors and signatures still answer, each with its warning. */
+export class ReplyV4 extends ReplyBase {
+  /** Has accessors of its own: routes stop here when they skip empty subclasses. */
+  static override decorated = true
+  /** The route's context (`config`, `schema`, ...): deprecated in Fastify 4.29 (FSTDEP019). */
+  get context (): RouteContext { emitDeprecation('FSTDEP019'); return this.routeContext }
+
+  override get sent (): boolean { return this.hijacked || this.raw.writableEnded }
+  /** Setting `sent` is deprecated (FSTDEP010): `reply.hijack()` says the same. */
+  override set sent (value: boolean) {
+    emitDeprecation('FSTDEP010')
+    if (value !== true) throw new errorCodes.FST_ERR_REP_SENT_VALUE()
+    if (this.hijacked) throw new errorCodes.FST_ERR_REP_ALREADY_SENT(this.request.url, this.request.method)
+    this.hijacked = true
+  }
+
+  /** Deprecated in Fastify 4.29 (FSTDEP020) for `reply.elapsedTime`. */
+  getResponseTime (): number {
+    emitDeprecation('FSTDEP020')
+    return this.elapsedTime
+  }
+
+  /** `redirect(url, code?)`; the 4.3 order `redirect(code, url)` still works and is deprecated (FSTDEP021). */
+  override redirect (urlOrCode: string | number, codeOrUrl?: number | string): this {
+    if (typeof urlOrCode === 'number') {
+      emitDeprecation('FSTDEP021')
+      return super.redirect(codeOrUrl as string, urlOrCode)
+    }
+    return super.redirect(urlOrCode, codeOrUrl as number | undefined)
+  }
 }
 
 export function deriveReplyClass (parent: ReplyClass | typeof ReplyBase): ReplyClass {

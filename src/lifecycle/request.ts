@@ -64,13 +64,6 @@ export class RequestBase {
   /** The URL as the client sent it, before `rewriteUrl` (Fastify 4.29). */
   get originalUrl (): string { return (this.raw as IncomingMessage & { originalUrl?: string }).originalUrl || this.url }
   get method (): string { return this.raw.method ?? 'GET' }
-  // deprecated in Fastify 4.29 in favour of routeOptions (FSTDEP015-018) and socket (FSTDEP005)
-  get routerPath (): string | undefined { emitDeprecation('FSTDEP017'); return this.routeContext.config.url }
-  get routerMethod (): string | string[] | undefined { emitDeprecation('FSTDEP018'); return this.routeContext.config.method }
-  get routeConfig (): Record<string, unknown> { emitDeprecation('FSTDEP016'); return this.routeContext.config }
-  get routeSchema (): unknown { emitDeprecation('FSTDEP015'); return this.routeContext.schema }
-  /** The route's context (`config`, `schema`, ...): deprecated in Fastify 4.29 (FSTDEP012). */
-  get context (): RouteContext { emitDeprecation('FSTDEP012'); return this.routeContext }
   /** Fastify 4.29's frozen view of the route's options (`config` and `schema` are the route's own). */
   get routeOptions (): Readonly<Record<string, unknown>> {
     const context = this.routeContext
@@ -94,7 +87,6 @@ export class RequestBase {
 
   get is404 (): boolean { return this.routeContext.is404 }
   get socket (): Socket { return this.raw.socket }
-  get connection (): Socket { emitDeprecation('FSTDEP005'); return this.raw.socket }
 
   get ip (): string | undefined {
     const trust = this.routeContext.env.trustProxy
@@ -108,7 +100,8 @@ export class RequestBase {
     return clientAddresses(this.raw, trust)
   }
 
-  get hostname (): string | undefined {
+  /** The host the client asked for, with its port: the trusted proxy's `X-Forwarded-Host`, else `Host` (`:authority` on HTTP/2). */
+  protected hostWithPort (): string | undefined {
     const headers = this.raw.headers
     if (this.routeContext.env.trustProxy !== null && this.trustsSocket()) {
       const forwarded = headers['x-forwarded-host']
@@ -152,6 +145,56 @@ export class RequestBase {
 function lastListItem (value: string): string {
   const i = value.lastIndexOf(',')
   return (i === -1 ? value : value.slice(i + 1)).trim()
+}
+
+/** Fastify 4's request: `hostname` keeps the port; the deprecated route accessors still answer. */
+export class RequestV4 extends RequestBase {
+  /** Has accessors of its own: routes stop here when they skip empty subclasses. */
+  static override decorated = true
+  get hostname (): string | undefined { return this.hostWithPort() }
+  // deprecated in Fastify 4.29 in favour of routeOptions (FSTDEP015-018) and socket (FSTDEP005)
+  get routerPath (): string | undefined { emitDeprecation('FSTDEP017'); return this.routeContext.config.url }
+  get routerMethod (): string | string[] | undefined { emitDeprecation('FSTDEP018'); return this.routeContext.config.method }
+  get routeConfig (): Record<string, unknown> { emitDeprecation('FSTDEP016'); return this.routeContext.config }
+  get routeSchema (): unknown { emitDeprecation('FSTDEP015'); return this.routeContext.schema }
+  /** The route's context (`config`, `schema`, ...): deprecated in Fastify 4.29 (FSTDEP012). */
+  get context (): RouteContext { emitDeprecation('FSTDEP012'); return this.routeContext }
+  get connection (): Socket { emitDeprecation('FSTDEP005'); return this.raw.socket }
+}
+
+const PORT_AT_END = /:(\d+)$/
+
+/**
+ * Fastify 5's request: `host` is what `hostname` was (with the port), `hostname` drops the port,
+ * `port` is the number or null; the accessors Fastify 5 removed are gone; `signal` aborts when the
+ * request's connection closes.
+ */
+export class RequestV5 extends RequestBase {
+  static override decorated = true
+  declare abortController: AbortController | undefined
+
+  get host (): string { return this.hostWithPort() ?? '' }
+  get hostname (): string {
+    const host = this.host
+    if (host[0] === '[') return host.slice(0, host.indexOf(']') + 1)
+    const colon = host.indexOf(':')
+    return colon === -1 ? host : host.slice(0, colon)
+  }
+
+  get port (): number | null {
+    const match = PORT_AT_END.exec(this.host)
+    return match === null ? null : Number(match[1])
+  }
+
+  get signal (): AbortSignal {
+    let controller = this.abortController
+    if (controller !== undefined) return controller.signal
+    controller = new AbortController()
+    this.abortController = controller
+    const abort = (): void => { if (!controller.signal.aborted) controller.abort() }
+    this.raw.once('close', abort)
+    return controller.signal
+  }
 }
 
 export function deriveRequestClass (parent: RequestClass | typeof RequestBase): RequestClass {

@@ -4,6 +4,8 @@
  * application-wide members it reads (`RequestEnv`). The plugin tree builds both (context/); the
  * request path sees only these two shapes.
  */
+import type { FastifyLine } from '../base/version'
+import type { HttpMethods } from './http-methods'
 import type { IncomingMessage } from 'node:http'
 import type { AnyHook, RequestHookName } from './hooks'
 import type { ErrorHandler } from './error-handling'
@@ -34,6 +36,10 @@ export interface RequestEnv {
   readonly trustProxy: TrustFn | null
   /** The server-wide `bodyLimit` (a route's own wins). */
   readonly bodyLimit: number
+  /** The Fastify line the application follows (where the request path differs between them). */
+  readonly line: FastifyLine
+  /** The methods routes may use, and which of them have bodies. */
+  readonly methods: HttpMethods
   /** The child logger of one request (its id bound, the route's level and log serializers). */
   requestLogger: (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>) => Logger
   /** The 404 route that answers `url` (the deepest prefix that matches it). */

@@ -10,6 +10,8 @@ import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
 import { errorCodes } from '../base/errors'
 import type { ResolvedOptions } from '../base/option-types'
+import type { FastifyLine } from '../base/version'
+import { HttpMethods } from '../lifecycle/http-methods'
 import { keepConnectionFor } from '../server/listen'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
 import { withPreRouting } from '../server/pre-routing'
@@ -33,6 +35,8 @@ export class Dispatcher implements RequestEnv {
   readonly requestIdLogLabel: string
   readonly trustProxy: TrustFn | null
   readonly bodyLimit: number
+  readonly line: FastifyLine
+  readonly methods: HttpMethods
   /** The server-wide request-id generator (`genReqId` behind `requestIdHeader`). */
   readonly genReqId: GenReqId
   readonly router: Router
@@ -56,6 +60,8 @@ export class Dispatcher implements RequestEnv {
     this.requestIdLogLabel = options.requestIdLogLabel
     this.trustProxy = compileTrust(options.trustProxy)
     this.bodyLimit = options.bodyLimit
+    this.line = options.line
+    this.methods = new HttpMethods(options.line)
     this.genReqId = withRequestIdHeader(options.requestIdHeader, options.genReqId)
     this.serializerFill = missingDefaultSerializers(log)
     this.routeHandler = (req, res, params, route, query) => {

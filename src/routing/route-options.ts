@@ -6,9 +6,7 @@
 import { errorCodes } from '../base/errors'
 import { checkAsyncArity, requestHookNames } from '../lifecycle/hooks'
 import type { ErrorHandlerFn } from '../lifecycle/error-handling'
-
-export const supportedMethods = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'SEARCH', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'REPORT', 'MKCALENDAR'] as const
-const supported = new Set<string>(supportedMethods)
+import type { HttpMethods } from '../lifecycle/http-methods'
 
 export interface RouteOptions {
   method: string | string[]
@@ -51,7 +49,7 @@ export function shorthandOptions (method: string | string[], url: string, option
   return Object.assign({}, opts, { method, url, path: url, handler: fn ?? opts?.handler }) as RouteOptions
 }
 
-export function checkOptions (opts: RouteOptions, methods: string[], path: string): void {
+export function checkOptions (opts: RouteOptions, methods: string[], path: string, supported: HttpMethods): void {
   for (const method of methods) {
     if (typeof method !== 'string') throw new errorCodes.FST_ERR_ROUTE_METHOD_INVALID()
     if (!supported.has(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(method)

@@ -53,6 +53,10 @@ export function isSilentLogger (logger: Logger): boolean {
 export const serializers = {
   req (req: any) {
     const raw = req.raw ?? req
+    // a Fastify 5 request has `host` (with the port), which its log lines show; Fastify 4's `hostname`
+    if (raw !== req && typeof req.host === 'string') {
+      return { method: raw.method, url: raw.url, version: raw.headers?.['accept-version'], host: req.host, remoteAddress: req.ip, remotePort: raw.socket?.remotePort }
+    }
     return {
       method: raw.method,
       url: raw.url,

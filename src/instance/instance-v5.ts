@@ -1,0 +1,65 @@
+/**
+ * The instance of a Fastify 5 application: the shared methods of instance.ts with Fastify 5's
+ * differences — the HTTP method registry (`addHttpMethod`, `supportedMethods`, `trace`, `query`),
+ * `hasRoute` by route definition, `listen(options, cb)` only, and without the methods Fastify 5
+ * removed (`getDefaultRoute`, `setDefaultRoute`).
+ */
+import { contextOf, type PluginContext } from '../context/plugin-context'
+import { errorCodes } from '../base/errors'
+import { emitFastify5Deprecation } from '../base/warnings-v5'
+import { HttpMethods } from '../lifecycle/http-methods'
+import { shorthandOptions } from '../routing/route-options'
+import { addRoute } from '../context/route-builder'
+import { TrellisInstance } from './instance'
+
+function ctx (instance: unknown): PluginContext { return contextOf(instance) }
+
+export class TrellisInstanceV5 extends TrellisInstance {
+  get supportedMethods (): string[] { return ctx(this).app.dispatcher.methods.list() }
+
+  /** Adds a method node knows to the ones routes may use (with a body when `hasBody`), and its shorthand. */
+  addHttpMethod (method: string, { hasBody = false, overrideExisting = false }: { hasBody?: boolean, overrideExisting?: boolean } = {}): this {
+    if (!HttpMethods.isKnownToNode(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_INVALID()
+    const existed = ctx(this).app.dispatcher.methods.add(method, hasBody)
+    if (existed && !overrideExisting) emitFastify5Deprecation('FSTDEP025', method)
+    const shorthand = method.toLowerCase()
+    if (!this.hasDecorator(shorthand)) {
+      this.decorate(shorthand, function (this: TrellisInstance, url: string, options: unknown, handler?: unknown) {
+        addRoute(ctx(this), shorthandOptions(method, url, options, handler))
+        return this
+      })
+    }
+    return this
+  }
+
+  trace (path: string, optsOrHandler: object, handler?: unknown): this {
+    addRoute(ctx(this), shorthandOptions('TRACE', path, optsOrHandler, handler))
+    return this
+  }
+
+  query (path: string, optsOrHandler: object, handler?: unknown): this {
+    addRoute(ctx(this), shorthandOptions('QUERY', path, optsOrHandler, handler))
+    return this
+  }
+
+  /** Fastify 5: whether a route is defined with exactly this method and path (find-my-way's hasRoute), not whether a URL would match one. */
+  override hasRoute (options: { url: string; method: string; constraints?: Record<string, unknown> }): boolean {
+    const method = typeof options?.method === 'string' ? options.method.toUpperCase() : ''
+    if (method === '') return false
+    return ctx(this).app.router.has(method, options.url || '', options.constraints)
+  }
+
+  /** `listen(options?, cb?)` only: Fastify 5 removed `listen(port, host, backlog, cb)`. */
+  override listen (options?: unknown, cb?: unknown): any {
+    if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+      throw new errorCodes.FST_ERR_LISTEN_OPTIONS_INVALID(`listen(${JSON.stringify(options)}, ...) was removed in Fastify 5: use listen({ port, host })`)
+    }
+    if (cb !== undefined) return super.listen(options, cb)
+    return options === undefined ? super.listen() : super.listen(options)
+  }
+}
+
+// removed in Fastify 5: absent from a v5 application's instance
+for (const name of ['getDefaultRoute', 'setDefaultRoute']) {
+  Object.defineProperty(TrellisInstanceV5.prototype, name, { value: undefined, writable: true, configurable: true })
+}
