@@ -67,6 +67,15 @@ export interface TrellisOptions {
   [unknown: string]: unknown
 }
 
+/** What a Fastify 5 application may hand the router (`routerOptions`) besides its top-level options. */
+export interface V5RouterHooks {
+  defaultRoute?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
+  onBadUrl?: (path: string, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
+  /** Answers a path whose parameter is longer than `maxParamLength` (Fastify 5: 414); undefined: the route does not match. */
+  onMaxParamLength?: (path: string, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
+  buildPrettyMeta?: (route: unknown) => unknown
+}
+
 export interface ResolvedOptions {
   /** The Fastify line the application follows (chosen by its factory, not an option). */
   line: FastifyLine
@@ -109,6 +118,10 @@ export interface ResolvedOptions {
   http2: boolean
   http2SessionTimeout: number
   rewriteUrl: TrellisOptions['rewriteUrl']
+  /** Fastify 5: the server-wide `handlerTimeout` in ms (0: none; always 0 on the Fastify 4 line). */
+  handlerTimeout: number
+  /** Fastify 5's `routerOptions` that have no top-level twin (undefined on the Fastify 4 line). */
+  router: V5RouterHooks
   /** The options as given (read by `initialConfig`). */
   input: TrellisOptions
   frameworkErrors: TrellisOptions['frameworkErrors']

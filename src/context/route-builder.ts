@@ -23,7 +23,7 @@ import { compileRouteSchemas, routeSchemaCompilers } from './schema-compilers'
 export interface RouteRecord { context: PluginContext; options: RouteOptions; method: string; url: string; route: RouteContext }
 
 /** What differs between a route and a 404 route when its RouteContext is first made. */
-type RouteSpec = Pick<RouteContext, 'config' | 'schema' | 'handler' | 'errorHandler' | 'hooks' | 'bodyLimit' | 'attachValidation' | 'logLevel' | 'logSerializers'>
+type RouteSpec = Pick<RouteContext, 'config' | 'schema' | 'handler' | 'errorHandler' | 'hooks' | 'bodyLimit' | 'handlerTimeout' | 'attachValidation' | 'logLevel' | 'logSerializers'>
 
 /**
  * A RouteContext of `context`, every field in one order (one hidden class for routes and 404
@@ -43,6 +43,7 @@ function newRouteContext (context: PluginContext, spec: RouteSpec): RouteContext
     errorHandler: spec.errorHandler,
     hooks: spec.hooks,
     bodyLimit: spec.bodyLimit,
+    handlerTimeout: spec.handlerTimeout,
     attachValidation: spec.attachValidation,
     validators: {},
     serializers: null,
@@ -136,6 +137,8 @@ function register (context: PluginContext, opts: RouteOptions, path: string, pre
     errorHandler: context.errorHandler,
     hooks: context.hooks,
     bodyLimit: opts.bodyLimit,
+    // a route's own wins; a route cannot opt out of the server's (Fastify 5)
+    handlerTimeout: app.options.line === 5 ? (opts.handlerTimeout as number | undefined) ?? app.options.handlerTimeout : 0,
     attachValidation: opts.attachValidation === true,
     logLevel: opts.logLevel,
     logSerializers: opts.logSerializers
@@ -200,6 +203,7 @@ function notFoundRoute (context: PluginContext): RouteContext {
     errorHandler: setup?.errorHandler !== undefined ? buildErrorHandler(context.errorHandler, setup.errorHandler as ErrorHandlerFn, context.instance) : context.errorHandler,
     hooks: withRouteHooks(context.hooks, setup?.hooks ?? {}),
     bodyLimit: undefined,
+    handlerTimeout: 0,
     attachValidation: false,
     logLevel: context.logLevel,
     logSerializers: context.logSerializers

@@ -9,7 +9,8 @@ import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter
 import { withVersioning, type VersioningOption } from '../routing/versioning'
 import { DEFAULT_JSON_DEPTH_LIMIT } from '../lifecycle/json-depth'
 import { resolveSchemaCacheOption } from '../schema/validation/compile-cache/option'
-import type { ResolvedOptions, TrellisOptions } from '../base/option-types'
+import type { ResolvedOptions, TrellisOptions, V5RouterHooks } from '../base/option-types'
+import { emitFastify5Deprecation } from '../base/warnings-v5'
 import type { FastifyLine } from '../base/version'
 import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { missingLoggerMethods } from '../server/logger'
@@ -121,11 +122,39 @@ function loggerOfV5 (opts: TrellisOptions): TrellisOptions['logger'] {
 
 function isTruthy (value: unknown): boolean { return value !== undefined && value !== null && value !== false && value !== 0 && value !== '' }
 
+/** The options the router reads; Fastify 5 takes them from `routerOptions` first. */
+const ROUTER_KEYS = ['allowUnsafeRegex', 'buildPrettyMeta', 'caseSensitive', 'constraints', 'defaultRoute', 'ignoreDuplicateSlashes',
+  'ignoreTrailingSlash', 'maxParamLength', 'onBadUrl', 'onMaxParamLength', 'querystringParser', 'useSemicolonDelimiter']
+
+/**
+ * Fastify 5: `routerOptions` wins over the top-level router options, which still work with a
+ * FSTDEP022 warning naming them. Returns the options with the router's keys merged in.
+ */
+function withRouterOptionsOfV5 (opts: TrellisOptions): TrellisOptions {
+  const given = opts.routerOptions
+  if (given !== undefined && given !== null && (typeof given !== 'object' || Array.isArray(given))) invalid('"routerOptions" must be object')
+  const topLevel = ROUTER_KEYS.filter((key) => Object.hasOwn(opts, key))
+  if (topLevel.length > 0) emitFastify5Deprecation('FSTDEP022', topLevel.join(', '))
+  if (given === undefined || given === null) return opts
+  const merged: TrellisOptions = { ...opts }
+  for (const key of ROUTER_KEYS) if (Object.hasOwn(given, key)) merged[key] = (given as Record<string, unknown>)[key]
+  return merged
+}
+
+function routerHooksOfV5 (opts: TrellisOptions): V5RouterHooks {
+  return {
+    defaultRoute: fnOrUndefined(opts, 'defaultRoute'),
+    onBadUrl: fnOrUndefined(opts, 'onBadUrl'),
+    onMaxParamLength: fnOrUndefined(opts, 'onMaxParamLength'),
+    buildPrettyMeta: fnOrUndefined(opts, 'buildPrettyMeta')
+  }
+}
+
 export function resolveOptions (input: unknown, line: FastifyLine = 4): ResolvedOptions {
   if (input !== undefined && input !== null && typeof input !== 'object') {
     throw new errorCodes.FST_ERR_OPTIONS_NOT_OBJ()
   }
-  const opts = (input ?? {}) as TrellisOptions
+  const opts = line === 5 ? withRouterOptionsOfV5((input ?? {}) as TrellisOptions) : (input ?? {}) as TrellisOptions
   const ajv = opts.ajv ?? {}
   if (typeof ajv !== 'object') invalid('"ajv" must be an object')
   if (ajv.customOptions !== undefined && Object.prototype.toString.call(ajv.customOptions) !== '[object Object]') throw new errorCodes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ(typeof ajv.customOptions)
@@ -183,7 +212,9 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     http2: boolean(opts, 'http2', false),
     http2SessionTimeout: integer(opts, 'http2SessionTimeout', 72000),
     rewriteUrl: fnOrUndefined(opts, 'rewriteUrl'),
-    input: opts,
+    handlerTimeout: line === 5 ? integer(opts, 'handlerTimeout', 0) : 0,
+    router: line === 5 ? routerHooksOfV5(opts) : {},
+    input: (input ?? {}) as TrellisOptions,
     frameworkErrors: fnOrUndefined(opts, 'frameworkErrors'),
     clientErrorHandler: fnOrUndefined(opts, 'clientErrorHandler')
   }
@@ -221,8 +252,11 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
     exposeHeadRoutes: o.exposeHeadRoutes,
     useSemicolonDelimiter: o.useSemicolonDelimiter
   }
-  // Fastify 5 dropped the jsonShorthand option
-  if (o.line === 5) delete config.jsonShorthand
+  // Fastify 5 dropped the jsonShorthand option and added handlerTimeout
+  if (o.line === 5) {
+    delete config.jsonShorthand
+    config.handlerTimeout = o.handlerTimeout
+  }
   if (given.http2 !== undefined && given.http2 !== null) config.http2 = o.http2
   if (given.https !== undefined) config.https = httpsView(given.https)
   if (given.forceCloseConnections !== undefined) config.forceCloseConnections = o.forceCloseConnections

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { RouteContext } from './route-context'
 import { runAbortHooks, runNotifyHooks, runRequestHooks, runResponseHooks, runValueHooks } from './hook-runners'
+import { watchHandlerTimeout } from './handler-timeout'
 import { bodyOfV5, kCloseConnection, parseBody, shouldParseBody } from './body'
 import { validateRequestParts } from '../schema/validation'
 import { errorCodes } from '../base/errors'
@@ -56,6 +57,7 @@ function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBa
   if (!route.env.quietRequests) request.log.info({ req: request }, 'incoming request')
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
   if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
+  if (route.handlerTimeout > 0) watchHandlerTimeout(route.handlerTimeout, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
   runRequestHooks(route.hooks.onRequest, route.server, request, reply, afterOnRequest)
 }

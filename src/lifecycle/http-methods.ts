@@ -17,7 +17,7 @@ export class HttpMethods {
   readonly bodywith: Set<string>
   private readonly v4: ReadonlySet<string> | null
 
-  constructor (line: FastifyLine) {
+  constructor (readonly line: FastifyLine) {
     this.v4 = line === 4 ? new Set(V4_METHODS) : null
     this.bodyless = new Set(line === 4 ? ['GET', 'HEAD'] : V5_BODYLESS)
     this.bodywith = new Set(line === 4 ? [] : V5_BODYWITH)

@@ -78,6 +78,7 @@ export class RequestBase {
       handler: context.handler,
       version: this.raw.headers['accept-version']
     }
+    if (context.env.line === 5) (options as Record<string, unknown>).handlerTimeout = context.handlerTimeout
     Object.defineProperties(options, {
       config: { get: () => context.config },
       schema: { get: () => context.schema }

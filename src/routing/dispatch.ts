@@ -9,6 +9,7 @@
 import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import type { ResolvedOptions } from '../base/option-types'
 import type { FastifyLine } from '../base/version'
 import { HttpMethods } from '../lifecycle/http-methods'
@@ -71,7 +72,8 @@ export class Dispatcher implements RequestEnv {
     this.router = createRouter(options, {
       onNotFound: (req, res) => { this.notFound(req, res) },
       onBadUrl: (path, req, res) => { this.badUrl(path, req, res) },
-      onConstraintError: (req, res) => { this.constraintError(req, res) }
+      onConstraintError: (req, res) => { this.constraintError(req, res) },
+      onMaxParamLength: options.line === 5 ? (path, req, res) => { this.paramTooLong(path, req, res) } : undefined
     })
     this.dispatch = withPreRouting(options, log, owner, (req, res) => this.router.lookup(req, res))
   }
@@ -122,6 +124,19 @@ export class Dispatcher implements RequestEnv {
     if (frameworkErrors !== undefined) { frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
     // Fastify 4.29's body has the code (4.3's had none)
     reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message: `'${path}' is not a valid url component`, statusCode: 400 })
+  }
+
+  /** Fastify 5: a parameter over `maxParamLength` is a 414 (its body says 'Bad Request', as Fastify's does). */
+  private paramTooLong (path: string, req: IncomingMessage, res: ServerResponse): void {
+    const frameworkErrors = this.options.frameworkErrors
+    if (frameworkErrors !== undefined) {
+      const { request, reply } = this.bareRequest(req, res)
+      frameworkErrors(new errorCodesAddedInV5.FST_ERR_MAX_PARAM_LENGTH(path), request, reply)
+      return
+    }
+    const body = JSON.stringify({ error: 'Bad Request', code: 'FST_ERR_MAX_PARAM_LENGTH', message: `'${path}' is exceeding the max param length`, statusCode: 414 })
+    res.writeHead(414, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) })
+    res.end(body)
   }
 
   private constraintError (req: IncomingMessage, res: ServerResponse): void {

@@ -4,6 +4,7 @@
  * plugin tree turns checked options into routes (context/route-builder.ts).
  */
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { checkAsyncArity, requestHookNames } from '../lifecycle/hooks'
 import type { ErrorHandlerFn } from '../lifecycle/error-handling'
 import type { HttpMethods } from '../lifecycle/http-methods'
@@ -60,6 +61,9 @@ export function checkOptions (opts: RouteOptions, methods: string[], path: strin
     throw new errorCodes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(opts.method), path)
   }
   if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new errorCodes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(opts.method), path)
+  if (opts.handlerTimeout !== undefined && supported.line === 5 && (!Number.isInteger(opts.handlerTimeout) || (opts.handlerTimeout as number) <= 0)) {
+    throw new errorCodesAddedInV5.FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT(String(opts.handlerTimeout))
+  }
   if (opts.bodyLimit !== undefined && (!Number.isInteger(opts.bodyLimit) || opts.bodyLimit <= 0)) {
     throw new errorCodes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(String(opts.bodyLimit))
   }

@@ -15,7 +15,7 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: R
 
 /** The factory options the router reads (their names are find-my-way's). */
 type RouterOptions = Pick<ResolvedOptions, 'ignoreTrailingSlash' | 'ignoreDuplicateSlashes' | 'caseSensitive' |
-'maxParamLength' | 'allowUnsafeRegex' | 'useSemicolonDelimiter' | 'constraints' | 'querystringParser'>
+'maxParamLength' | 'allowUnsafeRegex' | 'useSemicolonDelimiter' | 'constraints' | 'querystringParser' | 'router'>
 
 /** What answers the requests no route takes. */
 interface RouterMisses {
@@ -23,6 +23,8 @@ interface RouterMisses {
   onBadUrl: (path: string, req: IncomingMessage, res: ServerResponse) => void
   /** An asynchronous constraint strategy (`deriveConstraint(req, ctx, done)`) failed (Fastify 4.29: FST_ERR_ASYNC_CONSTRAINT). */
   onConstraintError: (req: IncomingMessage, res: ServerResponse) => void
+  /** A parameter longer than `maxParamLength` (Fastify 5); undefined: such a path matches no route (Fastify 4). */
+  onMaxParamLength?: (path: string, req: IncomingMessage, res: ServerResponse) => void
 }
 
 export interface Router {
@@ -54,8 +56,11 @@ export function createRouter (options: RouterOptions, misses: RouterMisses): Rou
     ...({ useSemicolonDelimiter: options.useSemicolonDelimiter !== false } as object),
     constraints: options.constraints as never,
     querystringParser,
-    defaultRoute: misses.onNotFound as never,
-    onBadUrl: misses.onBadUrl as never
+    // Fastify 5's routerOptions may replace what answers misses
+    defaultRoute: (options.router.defaultRoute ?? misses.onNotFound) as never,
+    onBadUrl: (options.router.onBadUrl ?? misses.onBadUrl) as never,
+    ...({ onMaxParamLength: options.router.onMaxParamLength ?? misses.onMaxParamLength } as object),
+    ...(options.router.buildPrettyMeta !== undefined ? { buildPrettyMeta: options.router.buildPrettyMeta as never } : {})
   })
   // find-my-way derives the constraints of strategies whose deriveConstraint takes `done` only
   // through its callback lookup; they count once a route uses them (as Fastify 4.29 asks it)
