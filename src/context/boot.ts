@@ -146,7 +146,9 @@ function createChildInstance (parent: PluginContext, name: string, opts: Record<
 export function ready (app: AppState): Promise<void> {
   if (app.readyPromise === null) {
     app.readyPromise = (async () => {
-      await new Promise<void>((resolve) => process.nextTick(resolve))
+      // the tree starts loading on the next turn of the event loop, as avvio's does: code that runs
+      // on from the caller (listen(), then routes added by promise callbacks) still adds to it
+      await new Promise<void>((resolve) => setImmediate(resolve))
       try {
         await drain(app, app.rootNode)
       } catch (err) {

@@ -78,19 +78,41 @@ for (const [name, factory] of v5Targets) {
     await assert.rejects(app.ready(), { code: 'FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER' })
   })
 
-  test(`${name}: a route added right after listen() is called is served`, async () => {
+  test(`${name}: routes added after listen() is called, before the server has started, are served`, async () => {
     const app = factory()
     const listening = app.listen({ port: 0, host: '127.0.0.1' })
     app.get('/late', async () => 'late')
+    // later callbacks of the same turn (promise jobs, nextTick): as test runners schedule tests
+    await Promise.resolve()
+    await new Promise((resolve) => process.nextTick(resolve))
+    app.get('/later', async () => 'later')
+    app.addHook('onRequest', async (_req: any, reply: any) => { reply.header('x-hook', 'added late') })
     await listening
+    assert.throws(() => app.get('/too-late', () => 'x'), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING' })
     try {
       const res = await fetch(`http://127.0.0.1:${app.server.address().port}/late`)
       assert.equal(await res.text(), 'late')
+      const later = await fetch(`http://127.0.0.1:${app.server.address().port}/later`)
+      assert.equal(await later.text(), 'later')
+      assert.equal(later.headers.get('x-hook'), 'added late')
     } finally {
       await app.close()
     }
   })
 }
+
+test('trellis (v4 line): routes added after listen() is called, before the server has started, are served', async () => {
+  const app = v4()
+  const listening = app.listen({ port: 0, host: '127.0.0.1' })
+  await new Promise((resolve) => process.nextTick(resolve))
+  app.get('/later', async () => 'later')
+  await listening
+  try {
+    assert.equal(await (await fetch(`http://127.0.0.1:${app.server.address().port}/later`)).text(), 'later')
+  } finally {
+    await app.close()
+  }
+})
 
 test('trellis/v5: listen(port) is refused with a clear error', () => {
   const [, trellisV5] = v5Targets[0]
