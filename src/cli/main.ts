@@ -6,7 +6,7 @@ import cluster from 'node:cluster'
 import { parseStartArgs, UsageError, type StartOptions } from './args'
 import { usage, startUsage } from './help'
 import { runPrimary } from './primary'
-import { serve } from './serve'
+import { serve, STARTUP_FAILED } from './serve'
 import { VERSION } from '../base/version'
 
 function fail (message: string): never {
@@ -28,6 +28,11 @@ async function start (argv: string[]): Promise<void> {
   try {
     await serve(opts)
   } catch (err) {
+    if (err instanceof UsageError && cluster.isWorker && process.send !== undefined) {
+      // every worker meets it: the primary says it once and stops
+      process.send({ type: STARTUP_FAILED, message: err.message }, () => process.exit(1))
+      return
+    }
     if (err instanceof UsageError) fail(err.message)
     process.stderr.write(`trellis: the application failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)
     process.exit(1)

@@ -8,7 +8,9 @@ import cluster, { type Worker } from 'node:cluster'
 import pino from 'pino'
 import type { StartOptions } from './args'
 import { createBackoff } from './backoff'
-import { SHUTDOWN_MESSAGE } from './serve'
+import { SHUTDOWN_MESSAGE, STARTUP_FAILED } from './serve'
+import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
+import { resolve } from 'node:path'
 
 export function runPrimary (opts: StartOptions): void {
   const log = pino({ level: opts.logLevel, base: { pid: process.pid, role: 'primary' } })
@@ -29,6 +31,14 @@ export function runPrimary (opts: StartOptions): void {
     process.exit(failedExit ? 1 : 0)
   }
 
+  // a worker that cannot start for a reason the user must fix (the port is in use, ...): one line, exit 1
+  cluster.on('message', (_worker, message: { type?: unknown, message?: unknown } | null) => {
+    if (message?.type !== STARTUP_FAILED || everListened || shuttingDown) return
+    shuttingDown = true
+    process.stderr.write(`trellis: ${String(message.message)}\n`)
+    for (const w of alive()) w.process.kill('SIGKILL')
+    process.exit(1)
+  })
   cluster.on('listening', (worker, address) => {
     everListened = true
     log.info({ worker: worker.id, workerPid: worker.process.pid, port: address.port }, 'worker listening')
@@ -43,11 +53,15 @@ export function runPrimary (opts: StartOptions): void {
       return
     }
     if (!everListened) {
-      log.fatal({ worker: worker.id, code, signal }, 'a worker exited before the application started listening: not restarting')
-      shuttingDown = true
-      failedExit = true
-      for (const w of alive()) w.process.kill('SIGKILL')
-      if (alive().length === 0) finish()
+      // a worker's startup-failure message may still be in the IPC pipe when its exit is seen
+      setTimeout(() => {
+        if (shuttingDown) return
+        log.fatal({ worker: worker.id, code, signal }, 'a worker exited before the application started listening: not restarting')
+        shuttingDown = true
+        failedExit = true
+        for (const w of alive()) w.process.kill('SIGKILL')
+        if (alive().length === 0) finish()
+      }, 100)
       return
     }
     const delay = backoff.next(uptime)
@@ -81,6 +95,7 @@ export function runPrimary (opts: StartOptions): void {
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
 
+  if (opts.prettyLogs && resolvePrettyTarget(resolve(opts.file as string)) === undefined) process.stderr.write(PRETTY_MISSING + '\n')
   log.info({ workers: opts.workers }, 'starting workers')
   for (let i = 0; i < opts.workers; i++) fork()
 }

@@ -6,14 +6,19 @@
  * With --drain-delay, closing waits that long first, still serving, after emitting DRAINING_EVENT on
  * `process` so the application's readiness check can answer 503 while the load balancer notices.
  */
+import cluster from 'node:cluster'
+import { hostname } from 'node:os'
 import trellis from '../index'
 import type { TrellisOptions } from '../types/server-options'
 import type { TrellisInstance } from '../types/instance'
 import type { StartOptions } from './args'
+import { UsageError } from './args'
 import { loadApp } from './load-app'
 import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
 
 export const SHUTDOWN_MESSAGE = 'trellis:shutdown'
+/** What a worker that cannot start for a reason the user must fix sends the primary, which says it once. */
+export const STARTUP_FAILED = 'trellis:startup-failed'
 /** Emitted on `process` when closing begins, before --drain-delay: the moment readiness should fail. */
 const DRAINING_EVENT = 'trellis:draining'
 
@@ -21,20 +26,47 @@ function serverOptions (opts: StartOptions, exported: Record<string, unknown> | 
   const base: Record<string, unknown> = opts.options && exported !== undefined ? { ...exported } : {}
   const given = base.logger
   const looksLikeInstance = given !== null && typeof given === 'object' && typeof (given as { child?: unknown }).child === 'function'
+  const worker = cluster.worker
   if (!looksLikeInstance && given !== false) {
     const logger: Record<string, unknown> = { ...(given !== null && typeof given === 'object' ? given : {}), level: opts.logLevel }
     if (opts.prettyLogs) {
       const target = resolvePrettyTarget(appPath)
       if (target !== undefined) logger.transport = { target }
-      else process.stderr.write(PRETTY_MISSING + '\n')
+      else if (worker === undefined) process.stderr.write(PRETTY_MISSING + '\n') // the primary says it once for all workers
     }
+    // each line names the worker that wrote it (pino's own base is { pid, hostname })
+    if (worker !== undefined) logger.base = { ...(logger.base === undefined ? { pid: process.pid, hostname: hostname() } : logger.base as object), worker: worker.id }
     base.logger = logger
+  } else if (looksLikeInstance && worker !== undefined) {
+    base.logger = (given as { child: (bindings: object) => unknown }).child({ worker: worker.id })
   }
+  // request ids unique across the workers (worker ids are never reused while the primary runs)
+  if (worker !== undefined && base.genReqId === undefined) base.genReqId = workerRequestIds(worker.id)
   if (opts.bodyLimit !== undefined) base.bodyLimit = opts.bodyLimit
   if (opts.pluginTimeout !== undefined) base.pluginTimeout = opts.pluginTimeout
   if (opts.trustProxy !== undefined) base.trustProxy = opts.trustProxy
   if (opts.requestIdHeader !== undefined) base.requestIdHeader = opts.requestIdHeader
   return base as TrellisOptions
+}
+
+/** `req-w<worker>-<n>`: Fastify's `req-<n>` (base 36), with the worker's id. */
+function workerRequestIds (workerId: number): () => string {
+  let next = 0
+  return () => {
+    next = (next + 1) & 0x7fffffff
+    return `req-w${workerId}-${next.toString(36)}`
+  }
+}
+
+/** The one line a listen failure the user must fix deserves, naming the flag and variable to change. */
+function listenFailure (err: unknown, opts: StartOptions): UsageError | undefined {
+  switch ((err as { code?: unknown } | null)?.code) {
+    case 'EADDRINUSE': return new UsageError(`port ${opts.port} is in use (--port / PORT)`)
+    case 'EACCES': return new UsageError(`no permission to listen on port ${opts.port} (--port / PORT)`)
+    case 'EADDRNOTAVAIL': return new UsageError(`address ${opts.address} is not an address of this machine (--address / TRELLIS_ADDRESS)`)
+    case 'ENOTFOUND': return new UsageError(`address ${opts.address} does not resolve (--address / TRELLIS_ADDRESS)`)
+    default: return undefined
+  }
 }
 
 export async function serve (opts: StartOptions): Promise<TrellisInstance> {
@@ -43,7 +75,11 @@ export async function serve (opts: StartOptions): Promise<TrellisInstance> {
   const pluginOptions: Record<string, unknown> = opts.prefix !== undefined ? { prefix: opts.prefix } : {}
   server.register(app.plugin as any, pluginOptions)
   installShutdown(server, opts.closeTimeout, opts.drainDelay)
-  await server.listen({ port: opts.port, host: opts.address })
+  try {
+    await server.listen({ port: opts.port, host: opts.address })
+  } catch (err) {
+    throw listenFailure(err, opts) ?? err
+  }
   return server
 }
 

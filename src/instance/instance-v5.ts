@@ -10,7 +10,7 @@ import { emitFastify5Deprecation } from '../base/warnings-v5'
 import { HttpMethods } from '../lifecycle/http-methods'
 import { shorthandOptions } from '../routing/route-options'
 import { addRoute } from '../context/route-builder'
-import { TrellisInstance } from './instance'
+import { TrellisInstance, bindOnRead } from './instance'
 
 function ctx (instance: unknown): PluginContext { return contextOf(instance) }
 
@@ -63,3 +63,6 @@ export class TrellisInstanceV5 extends TrellisInstance {
 for (const name of ['getDefaultRoute', 'setDefaultRoute']) {
   Object.defineProperty(TrellisInstanceV5.prototype, name, { value: undefined, writable: true, configurable: true })
 }
+
+// Fastify 5's own hasRoute works detached, as the shared methods do
+bindOnRead(TrellisInstanceV5.prototype, ['hasRoute'])

@@ -496,3 +496,46 @@ Object.defineProperty(TrellisInstance.prototype, 'then', {
     }
   }
 })
+
+/**
+ * The methods Fastify 4.29 lets a caller take off their instance (`t.teardown(app.close)`, `const {
+ * inject } = app`, `register` or `getSchema` inside a plugin): each is read through an accessor that
+ * returns it bound to the instance it was read from (made once per instance), so a method taken from
+ * a plugin's instance acts on that plugin's context. The others need their instance, as in Fastify.
+ * Assigning one (`app.inject = ...`) gives that instance its own value. Nothing on the request path
+ * reads these.
+ */
+const DETACHABLE = [
+  'register', 'after', 'ready', 'onClose', 'close', 'inject', 'hasRoute', 'findRoute', 'getDefaultRoute',
+  'setDefaultRoute', 'addConstraintStrategy', 'hasConstraintStrategy', 'printRoutes', 'printPlugins',
+  'getSchema', 'getSchemas', 'getDefaultJsonParser'
+] as const
+const kBound = Symbol('trellis.bound-methods')
+type Bindable = Record<string | symbol, unknown> & { [kBound]?: Record<string, unknown> }
+
+/** Makes `names` of `proto` read as methods bound to the instance they are read from (see above). */
+export function bindOnRead (proto: object, names: readonly string[]): void {
+  for (const name of names) bindMethodOnRead(proto as Record<string, unknown>, name)
+}
+
+function bindMethodOnRead (proto: Record<string, unknown>, name: string): void {
+  const method = proto[name] as (...args: unknown[]) => unknown
+  Object.defineProperty(proto, name, {
+    configurable: true,
+    enumerable: false,
+    get (this: Bindable) {
+      if (!(kContext in this)) return method
+      let bound = Object.prototype.hasOwnProperty.call(this, kBound) ? this[kBound] : undefined
+      if (bound === undefined) {
+        bound = Object.create(null) as Record<string, unknown>
+        Object.defineProperty(this, kBound, { value: bound })
+      }
+      return (bound[name] ??= method.bind(this))
+    },
+    set (this: object, value: unknown) {
+      Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true })
+    }
+  })
+}
+
+bindOnRead(TrellisInstance.prototype, DETACHABLE)

@@ -2,6 +2,12 @@
  * The last step: status line, headers and payload to the socket. Bodies are never written for
  * HEAD, 1xx, 204 and 304 (1xx and 204 also lose content-type and content-length); content-length is computed from the bytes written; streams are piped and
  * torn down cleanly when either side fails.
+ *
+ * A content-length set by the application goes out only as exactly a decimal integer (RFC 9110
+ * 8.6: `1*DIGIT`), and never beside `transfer-encoding: chunked`: a body that is known is always
+ * sent with its own length; where it is not (a stream, HEAD or 304 without a payload) a declared
+ * length that is a decimal integer is kept and anything else (`20, 5`, `20abc`, ` 20`, `-1`, `1e3`)
+ * is dropped, so no proxy or client ever reads the framing differently from Node.
  */
 import { finished, Readable } from 'node:stream'
 import { errorCodes } from '../base/errors'
@@ -40,6 +46,8 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
   if (payload === undefined || payload === null) {
     if (statusCode >= 200 && statusCode !== 204 && statusCode !== 304 && method !== 'HEAD' && reply.trailersStore === null) {
       headers['content-length'] = '0'
+    } else if (headers['content-length'] !== undefined) {
+      dropUnsafeLength(reply)
     }
     res.writeHead(statusCode, headers as Record<string, string>)
     if (reply.trailersStore === null) res.end()
@@ -63,6 +71,7 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
   }
 
   if (typeof (payload as Readable).pipe === 'function') {
+    if (headers['content-length'] !== undefined) dropUnsafeLength(reply)
     sendStream(reply, payload as Readable, fail)
     return
   }
@@ -72,11 +81,12 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
   }
 
   if (reply.trailersStore === null) {
-    const length = Buffer.byteLength(payload as string | Buffer)
-    const declared = headers['content-length']
-    if (declared === undefined || (method !== 'HEAD' && parseInt(String(declared), 10) !== length)) {
-      headers['content-length'] = String(length)
+    // HEAD keeps a declared length (what GET would send) when it is a decimal integer
+    if (method !== 'HEAD' || !isDecimalLength(headers['content-length'])) {
+      headers['content-length'] = String(Buffer.byteLength(payload as string | Buffer))
     }
+  } else if (headers['content-length'] !== undefined) {
+    delete headers['content-length']
   }
   res.writeHead(statusCode, headers as Record<string, string>)
   const hasBody = method !== 'HEAD' && statusCode !== 204 && statusCode !== 304
@@ -88,6 +98,17 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
   }
   if (hasBody) res.write(payload)
   sendTrailers(reply, payload, () => res.end())
+}
+
+/** `1*DIGIT` without leading zeros (or a safe non-negative integer number): a length as Node will write it. */
+function isDecimalLength (value: unknown): boolean {
+  if (typeof value === 'string') return /^(?:0|[1-9][0-9]*)$/.test(value)
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+}
+
+/** Where the body's length is not known here: a declared length goes out only when it is a decimal integer and the response is not chunked. */
+function dropUnsafeLength (reply: ReplyBase): void {
+  if (reply.trailersStore !== null || !isDecimalLength(reply.headersStore['content-length'])) delete reply.headersStore['content-length']
 }
 
 /**

@@ -5,8 +5,10 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import net from 'node:net'
 import { APP_CJS, APP_BROKEN } from './fixtures'
 import { runTrellis, stop, request, tempApp, freePort } from './helpers'
+import { PRETTY_MISSING } from '../../src/cli/pretty'
 
 async function distinctPids (port: number, want: number, tries = 60): Promise<Set<number>> {
   const pids = new Set<number>()
@@ -31,6 +33,19 @@ describe('trellis start --workers', { concurrency: true }, () => {
       const pids = await distinctPids(port, 2)
       assert.equal(pids.size, 2, 'both workers take requests')
       assert.ok(!pids.has(run.child.pid as number), 'the primary serves nothing itself')
+
+      // request ids are unique across the workers, and each worker's log line names its worker
+      const answers: Array<{ id: string, pid: number }> = []
+      for (let i = 0; i < 8; i++) answers.push(JSON.parse((await request(port, '/whoami')).body) as { id: string, pid: number })
+      assert.equal(new Set(answers.map((a) => a.id)).size, answers.length, JSON.stringify(answers))
+      assert.equal(new Set(answers.map((a) => a.pid)).size, 2, 'both workers answered')
+      for (const a of answers) assert.match(a.id, /^req-w\d+-[0-9a-z]+$/)
+      await run.waitFor((l) => l.msg === 'request completed' && l.reqId === answers[answers.length - 1].id)
+      const requestLines = run.lines.filter((l) => typeof l.reqId === 'string' && l.reqId.startsWith('req-w'))
+      assert.ok(requestLines.length >= answers.length * 2)
+      for (const line of requestLines) assert.equal(`req-w${String(line.worker)}-`, line.reqId.slice(0, `req-w${String(line.worker)}-`.length), JSON.stringify(line))
+      const listeningLines = run.lines.filter((l) => l.msg === 'Server listening at ' + `http://127.0.0.1:${port}`)
+      assert.deepEqual(listeningLines.map((l) => typeof l.worker).sort(), ['number', 'number'])
 
       const victim = [...pids][0]
       process.kill(victim, 'SIGKILL')
@@ -65,6 +80,27 @@ describe('trellis start --workers', { concurrency: true }, () => {
       assert.equal(run.lines.filter((l) => l.msg === 'closed').length, 2)
       assert.ok(!run.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('second signal')))
     } finally { await stop(run) }
+  })
+
+  test('a busy port: one clear line on stderr, once, exit 1 (one process and two workers; the pino-pretty note once too)', async () => {
+    const dir = tempApp({ 'app.cjs': APP_CJS })
+    let prettyInstalled = true
+    try { require.resolve('pino-pretty') } catch { prettyInstalled = false }
+    const blocker = net.createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as net.AddressInfo).port
+    try {
+      for (const workers of ['1', '2']) {
+        const run = runTrellis(['start', '-a', '127.0.0.1', '-p', String(port), '--workers', workers, '--pretty-logs', 'app.cjs'], { cwd: dir })
+        try {
+          const { code } = await run.exited
+          assert.equal(code, 1, `--workers ${workers}`)
+          const expected: string[] = [`trellis: port ${port} is in use (--port / PORT)`, ...(prettyInstalled ? [] : [PRETTY_MISSING])]
+          assert.deepEqual(run.stderr().trim().split('\n').sort(), expected.sort(), `--workers ${workers}: ${run.stderr()}`)
+          assert.ok(!run.lines.some((l) => l.level >= 50), 'no error or fatal log line either')
+        } finally { await stop(run) }
+      }
+    } finally { blocker.close() }
   })
 
   test('an app that fails to start in every worker: the primary stops (exit 1) instead of restarting forever', async () => {

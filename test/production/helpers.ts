@@ -27,9 +27,11 @@ export interface Running {
 }
 
 /** Starts `trellis <args>` in `cwd`; log lines (JSON) are collected as they arrive. */
-export function runTrellis (args: string[], options: { cwd?: string; env?: Record<string, string>; execArgv?: string[]; detached?: boolean } = {}): Running {
+export function runTrellis (args: string[], options: { cwd?: string; env?: Record<string, string>; execArgv?: string[]; detached?: boolean; command?: string } = {}): Running {
   assertBuilt()
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), BIN, ...args], {
+  // `command`: an executable to run as is (the installed bin link, through its #! line) instead of node + BIN
+  const [file, argv] = options.command !== undefined ? [options.command, args] : [process.execPath, [...(options.execArgv ?? []), BIN, ...args]]
+  const child = spawn(file, argv, {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

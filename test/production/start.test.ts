@@ -8,10 +8,10 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { join } from 'node:path'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { APP_CJS, APP_ESM, APP_TS, APP_BROKEN, APP_READINESS } from './fixtures'
-import { BIN, assertBuilt, runTrellis, stop, request, tempApp, listeningLine, portOf, freePort } from './helpers'
+import { BIN, ROOT, assertBuilt, runTrellis, stop, request, tempApp, listeningLine, portOf, freePort } from './helpers'
 
 describe('trellis start', { concurrency: 3 }, () => {
   test('serves a CommonJS app with --prefix, the port from TRELLIS_PORT and --body-limit', async () => {
@@ -122,6 +122,26 @@ describe('trellis start', { concurrency: 3 }, () => {
       assert.ok(Date.now() - signalled < 10000, 'well before the request would have finished')
       assert.ok(run.lines.some((l) => l.msg === 'close did not finish in time: exiting'))
       assert.ok((await pending) instanceof Error, 'the unfinished request is cut off')
+    } finally { await stop(run) }
+  })
+
+  test('the installed bin run as is (node_modules/.bin/trellis, the production command): the process signalled is the server; SIGTERM closes it, exit 0', async () => {
+    // `npx trellis start` is not this: npm 11's exec runs `sh -c trellis ...` and, on SIGTERM, exits
+    // without passing it on, leaving the server running (docs/deployment.md says so next to npx)
+    const dir = tempApp({ 'app.cjs': APP_CJS })
+    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true })
+    symlinkSync(ROOT, join(dir, 'node_modules', 'trellis'))
+    symlinkSync(join('..', 'trellis', 'dist', 'bin', 'trellis.js'), join(dir, 'node_modules', '.bin', 'trellis'))
+    const run = runTrellis(['start', '-a', '127.0.0.1', '-p', '0', 'app.cjs'], { cwd: dir, command: join(dir, 'node_modules', '.bin', 'trellis') })
+    try {
+      const line = await run.waitFor(listeningLine)
+      assert.equal(line.pid, run.child.pid, 'no wrapper process between the caller and the server')
+      assert.equal((await request(portOf(line), '/hello')).status, 200)
+      run.child.kill('SIGTERM')
+      const { code } = await run.exited
+      assert.equal(code, 0)
+      assert.ok(run.lines.some((l) => l.msg === 'onClose hook ran'))
+      assert.ok(run.lines.some((l) => l.msg === 'closed'))
     } finally { await stop(run) }
   })
 
