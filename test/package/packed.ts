@@ -4,7 +4,9 @@
  * then `npm install` of that tarball into an application in a temp dir.
  *
  * One pack per commit: the tarball is kept in node_modules/.cache/trellis-pack/<commit>/ (wiped by
- * `npm ci`), and test files running at the same time wait for the one that packs (a lock directory).
+ * `npm ci`), and processes running at the same time wait for the one that packs (a lock directory
+ * holding its pid). scripts/run-tests.mjs runs this file before the test files start when it runs any
+ * of test/package/, so the pack does not count against a test file's time limit.
  * The clean tree borrows the checkout's node_modules for the build (typescript, @types/node): an
  * `npm ci` there would cost minutes and tests nothing the lockfile does not already pin.
  */
@@ -64,6 +66,22 @@ async function pack (commit: string, out: string): Promise<string> {
   }
 }
 
+function packerAlive (lock: string): boolean {
+  let pid: number
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'))
+  } catch {
+    // no pid yet: the packer has just made the lock, unless the lock is older than a few seconds
+    try { return Date.now() - statSync(lock).mtimeMs < 10_000 } catch { return true }
+  }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 /** The path of the tarball `npm pack` made from a clean tree of HEAD (packed once per commit). */
 export async function packedTarball (): Promise<string> {
   const commit = check('git rev-parse', await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim()
@@ -77,12 +95,13 @@ export async function packedTarball (): Promise<string> {
     try {
       mkdirSync(lock)
     } catch {
-      // another test file is packing: wait for it, or take over a lock left by a killed run
-      try { if (Date.now() - statSync(lock).mtimeMs > 240_000) rmSync(lock, { recursive: true, force: true }) } catch {}
+      // another process is packing: wait for it, or take over the lock of one that died
+      if (!packerAlive(lock)) rmSync(lock, { recursive: true, force: true })
       await delay(250)
       continue
     }
     try {
+      writeFileSync(join(lock, 'pid'), String(process.pid))
       for (const old of readdirSync(cache)) if (old !== commit && !old.endsWith('.lock')) rmSync(join(cache, old), { recursive: true, force: true })
       rmSync(dir, { recursive: true, force: true })
       mkdirSync(dir)
@@ -107,4 +126,13 @@ export async function installApp (prefix: string, manifest: Record<string, unkno
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
   const install = check('npm install', await run('npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], dir))
   return { dir, install }
+}
+
+// `node --import tsx test/package/packed.ts`: pack now (scripts/run-tests.mjs, before the test files)
+if (require.main === module) {
+  npmMissing().then(async (missing) => {
+    console.log(missing !== undefined ? `# not packed: ${missing}` : `# packed ${await packedTarball()}`)
+  }).catch((err: unknown) => {
+    console.error('# packing failed (the test files of test/package/ will report it):', err)
+  })
 }
