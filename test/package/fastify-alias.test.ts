@@ -43,6 +43,9 @@ process.stdout.write(JSON.stringify({ loaded, version: require('fastify')().vers
     assert.deepEqual(loaded.find((e: [string, string]) => e[0] === spec), [spec, 'function'])
   }
   assert.equal(version, '4.29.1')
+  const help = await run(join(app, 'node_modules', '.bin', 'trellis'), ['--help'], app)
+  assert.equal(help.status, 0, help.stderr)
+  assert.ok(help.stdout.includes(`Documentation: ${join(app, 'node_modules', 'fastify', 'README.md')} and `), help.stdout)
 })
 
 test('the app and the plugins\' declarations type-check against trellis (strict, skipLibCheck off)', { timeout: 180_000 }, async (t) => {

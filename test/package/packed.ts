@@ -20,12 +20,13 @@ export const root = join(__dirname, '..', '..')
 export interface Run { status: number | null, stdout: string, stderr: string }
 
 /**
- * Runs a command without the environment of this run: npm's npm_* settings (when `npm test` started it)
- * and node:test's NODE_TEST_CONTEXT (which would make a `node --test` the app runs report to us).
+ * Runs a command without the environment of this run: npm's npm_* settings (when `npm test` started it),
+ * node:test's NODE_TEST_CONTEXT (which would make a `node --test` the app runs report to us) and c8's
+ * NODE_V8_COVERAGE (the installed copies are not src/: their coverage would only be read and dropped).
  */
 export function run (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   const clean: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^NODE_TEST_CONTEXT$/i.test(k) && v !== undefined) clean[k] = v
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^NODE_TEST_CONTEXT$|^NODE_V8_COVERAGE$/i.test(k) && v !== undefined) clean[k] = v
   return new Promise((resolve) => {
     execFile(cmd, args, { cwd, env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const status = err === null ? 0 : typeof err.code === 'number' ? err.code : null
