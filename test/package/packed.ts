@@ -4,13 +4,15 @@
  * then `npm install` of that tarball into an application in a temp dir.
  *
  * One pack per commit: the tarball is kept in node_modules/.cache/trellis-pack/<commit>/ (wiped by
- * `npm ci`), and processes running at the same time wait for the one that packs (a lock directory
- * holding its pid). scripts/run-tests.mjs runs this file before the test files start when it runs any
- * of test/package/, so the pack does not count against a test file's time limit.
+ * `npm ci`); a fixture application is installed once per commit and fixture content, in the temp dir.
+ * Processes running at the same time wait for the one doing it (a lock directory holding its pid).
+ * scripts/run-tests.mjs runs this file before the test files start when it runs any of test/package/,
+ * so packing and installing the fixtures do not count against a test file's time limit.
  * The clean tree borrows the checkout's node_modules for the build (typescript, @types/node): an
  * `npm ci` there would cost minutes and tests nothing the lockfile does not already pin.
  */
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,57 +85,112 @@ function packerAlive (lock: string): boolean {
   }
 }
 
-/** The path of the tarball `npm pack` made from a clean tree of HEAD (packed once per commit). */
-export async function packedTarball (): Promise<string> {
-  const commit = check('git rev-parse', await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim()
-  const cache = join(root, 'node_modules', '.cache', 'trellis-pack')
-  const dir = join(cache, commit)
-  const done = join(dir, 'tarball')
-  const lock = join(cache, `${commit}.lock`)
-  mkdirSync(cache, { recursive: true })
+/**
+ * The result of `make` for `key`, made once: kept in `dir` (a `result` file beside what `make` put
+ * there), processes asking at the same time wait for the one making it (a lock directory with its pid).
+ */
+async function once (dir: string, make: () => Promise<string>): Promise<string> {
+  const done = join(dir, 'result')
+  const lock = `${dir}.lock`
   for (const started = Date.now(); Date.now() - started < 300_000;) {
     if (existsSync(done)) return readFileSync(done, 'utf8')
     try {
       mkdirSync(lock)
     } catch {
-      // another process is packing: wait for it, or take over the lock of one that died
+      // another process is making it: wait for it, or take over the lock of one that died
       if (!packerAlive(lock)) rmSync(lock, { recursive: true, force: true })
       await delay(250)
       continue
     }
     try {
       writeFileSync(join(lock, 'pid'), String(process.pid))
-      for (const old of readdirSync(cache)) if (old !== commit && !old.endsWith('.lock')) rmSync(join(cache, old), { recursive: true, force: true })
       rmSync(dir, { recursive: true, force: true })
-      mkdirSync(dir)
-      const tarball = await pack(commit, dir)
-      writeFileSync(done, tarball)
-      return tarball
+      mkdirSync(dir, { recursive: true })
+      const result = await make()
+      writeFileSync(done, result)
+      return result
     } finally {
       rmSync(lock, { recursive: true, force: true })
     }
   }
-  throw new Error('waited 5 minutes for another test file to pack the package')
+  throw new Error(`waited 5 minutes for another process to make ${dir}`)
+}
+
+async function headCommit (): Promise<string> {
+  return check('git rev-parse', await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim()
+}
+
+/** Removes what `prefix`* names in `parent`, except `keep`. */
+function removeOthers (parent: string, prefix: string, keep: string): void {
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith(prefix) && name !== keep && name !== `${keep}.lock`) rmSync(join(parent, name), { recursive: true, force: true })
+  }
+}
+
+/** The path of the tarball `npm pack` made from a clean tree of HEAD (packed once per commit). */
+export async function packedTarball (): Promise<string> {
+  const commit = await headCommit()
+  const cache = join(root, 'node_modules', '.cache', 'trellis-pack')
+  mkdirSync(cache, { recursive: true })
+  removeOthers(cache, '', commit)
+  return await once(join(cache, commit), async () => await pack(commit, join(cache, commit)))
 }
 
 /**
- * A new application in a temp dir: a fixture folder copied (or nothing), `package.json` from
- * `manifest`, then `npm install [specs]` from npm's cache where it can (`--prefer-offline`).
- * Returns the app's folder and npm's output.
+ * test/package/fixtures/<name> installed with `fastify` aliased to the packed tarball: once per commit
+ * and content of the fixture, in the temp dir (outside this checkout, so nothing resolves from its
+ * node_modules). Returns the application's folder.
  */
-export async function installApp (prefix: string, manifest: Record<string, unknown>, specs: string[], fixture?: string): Promise<{ dir: string, install: Run }> {
+export async function installedFixture (name: string): Promise<string> {
+  const fixture = join(__dirname, 'fixtures', name)
+  const hash = createHash('sha256')
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue
+      const full = join(dir, entry.name)
+      hash.update(full.slice(fixture.length) + '\0')
+      if (entry.isDirectory()) walk(full)
+      else hash.update(readFileSync(full))
+    }
+  }
+  walk(fixture)
+  const tarball = await packedTarball()
+  const prefix = `trellis-${name}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}-`
+  const keep = `${prefix}${await headCommit()}-${hash.digest('hex').slice(0, 12)}`
+  removeOthers(tmpdir(), prefix, keep)
+  const dir = join(tmpdir(), keep)
+  return await once(dir, async () => {
+    const app = join(dir, 'app')
+    cpSync(fixture, app, { recursive: true, filter: (f) => !/[/\\](node_modules|dist)$/.test(f) })
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
+    if (!/^npm:trellis@/.test(String(manifest.dependencies?.fastify))) throw new Error(`${name}'s package.json does not alias fastify to npm:trellis@…`)
+    // the registry's trellis is not this commit: the same alias, to the tarball just packed
+    manifest.dependencies.fastify = `file:${tarball}`
+    writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
+    check('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], app))
+    return app
+  })
+}
+
+/**
+ * A new application in a temp dir: `package.json` from `manifest`, then `npm install [specs]` from
+ * npm's cache where it can (`--prefer-offline`). Returns the app's folder and npm's output.
+ */
+export async function installApp (prefix: string, manifest: Record<string, unknown>, specs: string[]): Promise<{ dir: string, install: Run }> {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  if (fixture !== undefined) cpSync(fixture, dir, { recursive: true })
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
   const install = check('npm install', await run('npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], dir))
   return { dir, install }
 }
 
-// `node --import tsx test/package/packed.ts`: pack now (scripts/run-tests.mjs, before the test files)
+// `node --import tsx test/package/packed.ts`: pack and install the fixtures now (scripts/run-tests.mjs,
+// before the test files start)
 if (require.main === module) {
   npmMissing().then(async (missing) => {
-    console.log(missing !== undefined ? `# not packed: ${missing}` : `# packed ${await packedTarball()}`)
+    if (missing !== undefined) return console.log(`# not packed: ${missing}`)
+    console.log(`# packed ${await packedTarball()}`)
+    for (const name of readdirSync(join(__dirname, 'fixtures'))) console.log(`# installed ${await installedFixture(name)}`)
   }).catch((err: unknown) => {
-    console.error('# packing failed (the test files of test/package/ will report it):', err)
+    console.error('# packing or installing failed (the test files of test/package/ will report it):', err)
   })
 }
