@@ -3,7 +3,8 @@
  * plugins (test/package/fixtures/fastify4-app, its own package.json and node:test tests) installed
  * with `fastify` pointing at the packed trellis tarball, then type-checked (`tsc`, strict, with
  * skipLibCheck off, so the plugins' own declarations, which import 'fastify', are checked against
- * trellis's) and its tests run unchanged.
+ * trellis's) and its tests run unchanged. The fixture is Fastify 4 code: installed with
+ * `"fastify": "4.29.1"` instead, it type-checks and its ten tests pass (checked 2026-11-25).
  */
 import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
