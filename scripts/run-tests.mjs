@@ -24,6 +24,11 @@ const filters = argv.filter((a) => a !== '--coverage')
 const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
+// test/package/ installs the package as `npm pack` makes it from HEAD: pack it once, before the test
+// files start (each file has its own time limit), for them to share (test/package/packed.ts)
+if (files.some((f) => f.startsWith('test/package/'))) {
+  spawnSync(process.execPath, ['--import', 'tsx', join('test', 'package', 'packed.ts')], { stdio: 'inherit', cwd: root })
+}
 let args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=60000', ...files]
 if (coverage) {
   const c8 = createRequire(import.meta.url).resolve('c8/bin/c8.js')

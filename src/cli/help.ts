@@ -1,5 +1,6 @@
 /** The text of `trellis help` and `trellis start --help`. */
 import { FLAGS } from './args'
+import { docsLine } from './docs'
 
 export function usage (): string {
   return `Usage: trellis <command>
@@ -10,6 +11,7 @@ Commands:
   version                      print trellis's version
 
 Run "trellis start --help" for the start options.
+${docsLine()}
 `
 }
 
@@ -20,6 +22,7 @@ export function startUsage (): string {
     return `  ${names.padEnd(32)}${f.help}${env}`
   })
   return `Usage: trellis start [options] <app-file>
+${docsLine()}
 
 <app-file> is a plugin: module.exports = async function (app, opts) { ... } (CommonJS) or
 export default async function (app, opts) { ... } (ES module). TypeScript needs your loader, e.g.

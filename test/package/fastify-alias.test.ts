@@ -1,0 +1,67 @@
+/**
+ * The package alias `"fastify": "npm:trellis@…"`: a Fastify 4 TypeScript application with @fastify
+ * plugins (test/package/fixtures/fastify4-app, its own package.json and node:test tests) installed
+ * with `fastify` pointing at the packed trellis tarball, then type-checked (`tsc`, strict, with
+ * skipLibCheck off, so the plugins' own declarations, which import 'fastify', are checked against
+ * trellis's) and its tests run unchanged. The fixture is Fastify 4 code: installed with
+ * `"fastify": "4.29.1"` instead, it type-checks and its ten tests pass (checked 2026-11-25).
+ */
+import { before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, rmSync } from 'node:fs'
+import { delimiter, dirname, join } from 'node:path'
+import { installedFixture, npmMissing, run } from './packed'
+
+let skip: string | undefined
+let app = ''
+
+before(async () => {
+  skip = await npmMissing()
+  if (skip !== undefined) return
+  // installed once per commit and fixture content (scripts/run-tests.mjs does it before the test files)
+  app = await installedFixture('fastify4-app')
+  rmSync(join(app, 'dist'), { recursive: true, force: true })
+}, { timeout: 240_000 })
+
+test('node_modules/fastify is trellis, its entries reached as fastify/…', async (t) => {
+  if (skip !== undefined) return t.skip(skip)
+  const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'fastify', 'package.json'), 'utf8'))
+  assert.equal(installed.name, 'trellis')
+  const script = `const pkg = require('fastify/package.json')
+const loaded = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.includes('*'))
+  .map((k) => k === '.' ? 'fastify' : 'fastify/' + k.slice(2)).map((spec) => [spec, typeof require(spec).default])
+process.stdout.write(JSON.stringify({ loaded, version: require('fastify')().version }))`
+  const r = await run(process.execPath, ['-e', script], app)
+  assert.equal(r.status, 0, r.stderr)
+  const { loaded, version } = JSON.parse(r.stdout)
+  for (const spec of ['fastify', 'fastify/plugin', 'fastify/bearer-auth', 'fastify/openapi']) {
+    assert.deepEqual(loaded.find((e: [string, string]) => e[0] === spec), [spec, 'function'])
+  }
+  assert.equal(version, '4.29.1')
+  const help = await run(join(app, 'node_modules', '.bin', 'trellis'), ['--help'], app)
+  assert.equal(help.status, 0, help.stderr)
+  assert.ok(help.stdout.includes(`Documentation: ${join(app, 'node_modules', 'fastify', 'README.md')} and `), help.stdout)
+})
+
+test('the app and the plugins\' declarations type-check against trellis (strict, skipLibCheck off)', { timeout: 180_000 }, async (t) => {
+  if (skip !== undefined) return t.skip(skip)
+  const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
+  const r = await run(process.execPath, [tsc, '-p', '.', '--listFiles'], app)
+  assert.equal(r.status, 0, r.stdout + r.stderr)
+  const files = r.stdout.split('\n').map((f) => f.slice(app.length + 1))
+  for (const plugin of ['cors', 'rate-limit', 'sensible', 'helmet']) {
+    assert.ok(files.some((f) => f.startsWith(`node_modules/@fastify/${plugin}/`) && f.endsWith('.d.ts')), `${plugin}'s declarations were not checked`)
+  }
+  assert.ok(files.includes('node_modules/fastify/dist/lib/index.d.ts'), 'the declarations of fastify are not trellis\'s')
+  assert.ok(files.includes('node_modules/fastify/dist/entry/index.d.mts'), 'the ES module declarations of fastify are not trellis\'s')
+})
+
+test('the app\'s own tests pass unchanged', { timeout: 120_000 }, async (t) => {
+  if (skip !== undefined) return t.skip(skip)
+  // its `npm test` is `node --test …`: the node of this run first on PATH
+  const r = await run('npm', ['test'], app, { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` })
+  assert.equal(r.status, 0, r.stdout + r.stderr)
+  // the summary of node:test's tap (`# pass`) or spec (`ℹ pass`) reporter, whichever this Node line uses
+  assert.match(r.stdout, /^(?:#|ℹ) pass 10$/m)
+  assert.match(r.stdout, /^(?:#|ℹ) fail 0$/m)
+})

@@ -1,0 +1,196 @@
+/**
+ * The package as a user gets it, shared by the test files of test/package/: `npm pack` of a clean tree
+ * of HEAD (`git archive`, so uncommitted files cannot leak in; npm's `prepare` builds dist/ there),
+ * then `npm install` of that tarball into an application in a temp dir.
+ *
+ * One pack per commit: the tarball is kept in node_modules/.cache/trellis-pack/<commit>/ (wiped by
+ * `npm ci`); a fixture application is installed once per commit and fixture content, in the temp dir.
+ * Processes running at the same time wait for the one doing it (a lock directory holding its pid).
+ * scripts/run-tests.mjs runs this file before the test files start when it runs any of test/package/,
+ * so packing and installing the fixtures do not count against a test file's time limit.
+ * The clean tree borrows the checkout's node_modules for the build (typescript, @types/node): an
+ * `npm ci` there would cost minutes and tests nothing the lockfile does not already pin.
+ */
+import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const root = join(__dirname, '..', '..')
+
+export interface Run { status: number | null, stdout: string, stderr: string }
+
+/**
+ * Runs a command without the environment of this run: npm's npm_* settings (when `npm test` started it),
+ * node:test's NODE_TEST_CONTEXT (which would make a `node --test` the app runs report to us) and c8's
+ * NODE_V8_COVERAGE (the installed copies are not src/: their coverage would only be read and dropped).
+ */
+export function run (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  const clean: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^NODE_TEST_CONTEXT$|^NODE_V8_COVERAGE$/i.test(k) && v !== undefined) clean[k] = v
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd, env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const status = err === null ? 0 : typeof err.code === 'number' ? err.code : null
+      resolve({ status, stdout: String(stdout), stderr: String(stderr) })
+    })
+  })
+}
+
+function check (what: string, r: Run): Run {
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${String(r.status)}):\n${r.stdout}\n${r.stderr}`)
+  return r
+}
+
+/** Why the package tests cannot run here, or undefined when npm is on PATH. */
+export async function npmMissing (): Promise<string | undefined> {
+  const r = await run('npm', ['--version'], root)
+  return r.status === 0 ? undefined : `npm is not on PATH (${r.stderr.trim() || 'spawn failed'}): install npm to run the package tests`
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function pack (commit: string, out: string): Promise<string> {
+  const tree = mkdtempSync(join(tmpdir(), 'trellis-tree-'))
+  try {
+    const archive = join(tree, 'head.tar')
+    check('git archive', await run('git', ['archive', '--format=tar', '-o', archive, commit], root))
+    const src = join(tree, 'src')
+    mkdirSync(src)
+    check('tar', await run('tar', ['-xf', archive, '-C', src], root))
+    symlinkSync(join(root, 'node_modules'), join(src, 'node_modules'), 'dir')
+    if (existsSync(join(src, 'dist'))) throw new Error('the clean tree has a dist/ folder: it must be built by prepare')
+    const r = check('npm pack', await run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], src))
+    const name = r.stdout.trim().split('\n').pop() ?? ''
+    if (!existsSync(join(out, name))) throw new Error(`npm pack printed no tarball name:\n${r.stdout}`)
+    return join(out, name)
+  } finally {
+    rmSync(tree, { recursive: true, force: true })
+  }
+}
+
+function packerAlive (lock: string): boolean {
+  let pid: number
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'))
+  } catch {
+    // no pid yet: the packer has just made the lock, unless the lock is older than a few seconds
+    try { return Date.now() - statSync(lock).mtimeMs < 10_000 } catch { return true }
+  }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * The result of `make` for `key`, made once: kept in `dir` (a `result` file beside what `make` put
+ * there), processes asking at the same time wait for the one making it (a lock directory with its pid).
+ */
+async function once (dir: string, make: () => Promise<string>): Promise<string> {
+  const done = join(dir, 'result')
+  const lock = `${dir}.lock`
+  for (const started = Date.now(); Date.now() - started < 300_000;) {
+    if (existsSync(done)) return readFileSync(done, 'utf8')
+    try {
+      mkdirSync(lock)
+    } catch {
+      // another process is making it: wait for it, or take over the lock of one that died
+      if (!packerAlive(lock)) rmSync(lock, { recursive: true, force: true })
+      await delay(250)
+      continue
+    }
+    try {
+      writeFileSync(join(lock, 'pid'), String(process.pid))
+      rmSync(dir, { recursive: true, force: true })
+      mkdirSync(dir, { recursive: true })
+      const result = await make()
+      writeFileSync(done, result)
+      return result
+    } finally {
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+  throw new Error(`waited 5 minutes for another process to make ${dir}`)
+}
+
+async function headCommit (): Promise<string> {
+  return check('git rev-parse', await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim()
+}
+
+/** Removes what `prefix`* names in `parent`, except `keep`. */
+function removeOthers (parent: string, prefix: string, keep: string): void {
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith(prefix) && name !== keep && name !== `${keep}.lock`) rmSync(join(parent, name), { recursive: true, force: true })
+  }
+}
+
+/** The path of the tarball `npm pack` made from a clean tree of HEAD (packed once per commit). */
+export async function packedTarball (): Promise<string> {
+  const commit = await headCommit()
+  const cache = join(root, 'node_modules', '.cache', 'trellis-pack')
+  mkdirSync(cache, { recursive: true })
+  removeOthers(cache, '', commit)
+  return await once(join(cache, commit), async () => await pack(commit, join(cache, commit)))
+}
+
+/**
+ * test/package/fixtures/<name> installed with `fastify` aliased to the packed tarball: once per commit
+ * and content of the fixture, in the temp dir (outside this checkout, so nothing resolves from its
+ * node_modules). Returns the application's folder.
+ */
+export async function installedFixture (name: string): Promise<string> {
+  const fixture = join(__dirname, 'fixtures', name)
+  const hash = createHash('sha256')
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue
+      const full = join(dir, entry.name)
+      hash.update(full.slice(fixture.length) + '\0')
+      if (entry.isDirectory()) walk(full)
+      else hash.update(readFileSync(full))
+    }
+  }
+  walk(fixture)
+  const tarball = await packedTarball()
+  const prefix = `trellis-${name}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}-`
+  const keep = `${prefix}${await headCommit()}-${hash.digest('hex').slice(0, 12)}`
+  removeOthers(tmpdir(), prefix, keep)
+  const dir = join(tmpdir(), keep)
+  return await once(dir, async () => {
+    const app = join(dir, 'app')
+    cpSync(fixture, app, { recursive: true, filter: (f) => !/[/\\](node_modules|dist)$/.test(f) })
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
+    if (!/^npm:trellis@/.test(String(manifest.dependencies?.fastify))) throw new Error(`${name}'s package.json does not alias fastify to npm:trellis@…`)
+    // the registry's trellis is not this commit: the same alias, to the tarball just packed
+    manifest.dependencies.fastify = `file:${tarball}`
+    writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
+    check('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], app))
+    return app
+  })
+}
+
+/**
+ * A new application in a temp dir: `package.json` from `manifest`, then `npm install [specs]` from
+ * npm's cache where it can (`--prefer-offline`). Returns the app's folder and npm's output.
+ */
+export async function installApp (prefix: string, manifest: Record<string, unknown>, specs: string[]): Promise<{ dir: string, install: Run }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
+  const install = check('npm install', await run('npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], dir))
+  return { dir, install }
+}
+
+// `node --import tsx test/package/packed.ts`: pack and install the fixtures now (scripts/run-tests.mjs,
+// before the test files start)
+if (require.main === module) {
+  npmMissing().then(async (missing) => {
+    if (missing !== undefined) return console.log(`# not packed: ${missing}`)
+    console.log(`# packed ${await packedTarball()}`)
+    for (const name of readdirSync(join(__dirname, 'fixtures'))) console.log(`# installed ${await installedFixture(name)}`)
+  }).catch((err: unknown) => {
+    console.error('# packing or installing failed (the test files of test/package/ will report it):', err)
+  })
+}
