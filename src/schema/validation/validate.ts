@@ -4,10 +4,12 @@
  * A validator may answer with a promise (async validators, Fastify 4.29): validation then
  * continues with the next parts once it settles, and `validateRequest` returns a promise.
  * A body schema per content type (`body.content[type].schema`) picks the validator by the
- * request's media type; a type without a schema is not validated (as Fastify 4.29).
+ * request's media type, parsed by the one media-type parser that also chose the body parser; a
+ * type without a schema is not validated (as Fastify 4.29).
  */
 import { inspect } from 'node:util'
 import { errorCodes } from '../../base/errors'
+import { parseMediaType } from '../../base/media-type'
 import type { RequestParts, RouteValidators, SchemaErrorFormatter, ValidationError, ValidatorFn } from './types'
 
 type PartKey = keyof RequestParts
@@ -72,9 +74,11 @@ function bodyValidator (validators: RouteValidators, request: RequestParts): Val
   const byType = validators.bodyByContentType
   if (byType === undefined) return validators.body
   const header = (request.headers as Record<string, unknown> | null)?.['content-type']
-  if (typeof header !== 'string' || header === '') return undefined
-  const essence = header.split(/[ ;]/, 1)[0].trim().toLowerCase()
-  return Object.prototype.hasOwnProperty.call(byType, essence) ? byType[essence] : undefined
+  if (typeof header !== 'string') return undefined
+  // the same parser that chose the body parser: a header spelled differently (case, a leading
+  // space, a tab, whitespace before `;`) cannot pick a parser and miss its schema
+  const media = parseMediaType(header)
+  return media !== null ? byType[media.essence] : undefined
 }
 
 const isPending = (x: unknown): x is Promise<unknown> => x instanceof Promise
