@@ -6,6 +6,8 @@
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import net from 'node:net'
+import { once } from 'node:events'
 import trellis from '../../src/index'
 import { listen, rawRequest, parseRaw } from '../helpers'
 
@@ -67,6 +69,38 @@ describe('CVE-2026-3635 (GHSA-444r-cwp2-x5xf): X-Forwarded-* from a connection t
     const trusted = await seenWith('127.0.0.1', { Forwarded: 'for=198.51.100.7;host=evil.example;proto=https' })
     notSpoofed(trusted)
   })
+})
+
+describe('X-Forwarded-* read after the client has gone (Fastify 5.9.0 guards a missing socket address)', () => {
+  // a closed socket has no remoteAddress: the trust check must not fall back to "trusted"
+  for (const trust of ['10.0.0.1', '127.0.0.1']) {
+    it(`trustProxy '${trust}': host and protocol read after the client closed are not the spoofed ones`, async () => {
+      const app = trellis({ trustProxy: trust })
+      let seen: { hostname: string | undefined, protocol: string | undefined, address: string | undefined } | undefined
+      let done: () => void = () => {}
+      const finished = new Promise<void>((resolve) => { done = resolve })
+      app.get('/late', async (req) => {
+        const socket = req.raw.socket
+        if (!socket.destroyed) await once(socket, 'close')
+        seen = { hostname: req.hostname, protocol: req.protocol, address: socket.remoteAddress }
+        done()
+        return 'late'
+      })
+      const { port } = await listen(app)
+      try {
+        const client = net.connect(port, '127.0.0.1')
+        await once(client, 'connect')
+        client.end('GET /late HTTP/1.1\r\nHost: app.example\r\nX-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: https\r\n\r\n')
+        client.destroy()
+        await finished
+        assert.equal(seen?.address, undefined, 'the socket has no address any more')
+        assert.equal(seen?.hostname, 'app.example')
+        assert.equal(seen?.protocol, 'http')
+      } finally {
+        await app.close()
+      }
+    })
+  }
 })
 
 describe('X-Forwarded-* from a trusted proxy (the controls: the headers do arrive)', () => {
