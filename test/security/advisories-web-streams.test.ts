@@ -14,6 +14,7 @@ import { listen, delay } from '../helpers'
 
 const CHUNK = 64 * 1024
 const MiB = 1024 * 1024
+const CAP = 256 * MiB
 
 interface Producer { stream: ReadableStream<Uint8Array>, pulled: () => number, cancelled: Promise<void> }
 
@@ -23,7 +24,12 @@ function endlessProducer (): Producer {
   const cancelled = new Promise<void>((resolve) => { onCancel = resolve })
   const chunk = new Uint8Array(CHUNK).fill(0x61)
   const stream = new ReadableStream<Uint8Array>({
-    pull (controller) { pulled += CHUNK; controller.enqueue(chunk) },
+    // "endless" for a server that honours backpressure; the cap only bounds what a broken one buffers
+    pull (controller) {
+      if (pulled >= CAP) { controller.close(); return }
+      pulled += CHUNK
+      controller.enqueue(chunk)
+    },
     cancel () { onCancel() }
   })
   return { stream, pulled: () => pulled, cancelled }
@@ -43,14 +49,18 @@ async function stalledClient (send: (producer: Producer) => unknown): Promise<vo
     })
     assert.match(head, /^HTTP\/1\.1 200 /)
     // the client reads nothing more: the kernel's socket buffers fill, then the server must stop
+    // (stalled = no progress over three samples in a row, so a descheduled process is not mistaken for it)
     let before = -1
-    for (let i = 0; i < 40 && before !== producer.pulled(); i++) {
-      before = producer.pulled()
+    let still = 0
+    for (let i = 0; i < 60 && still < 3; i++) {
+      const now = producer.pulled()
+      still = now === before ? still + 1 : 0
+      before = now
       await delay(150)
     }
     const settled = producer.pulled()
-    assert.equal(settled, before, 'the server stopped pulling from the stream')
-    // loopback socket buffers hold a few MiB; unbounded buffering would be far past this in 6 s
+    assert.equal(still, 3, `the server stopped pulling from the stream (still pulling after 9 s: ${(settled / MiB).toFixed(1)} MiB)`)
+    // loopback socket buffers hold a few MiB; unbounded buffering would be far past this in 9 s
     assert.ok(settled < 64 * MiB, `pulled ${(settled / MiB).toFixed(1)} MiB for a client that reads nothing`)
     await delay(300)
     assert.equal(producer.pulled(), settled, 'still stalled')
