@@ -35,6 +35,16 @@ before(async () => {
     scope.removeContentTypeParser('text/plain')
     scope.post('/json-only', async (req) => { seen.push('json-only'); return { body: req.body } })
   })
+  // an unanchored RegExp parser (Fastify 5 warns about these, FSTSEC001): CVE-2022-41919 matched it
+  // against the whole header, parameters included
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser(/application\/json/, { parseAs: 'string' }, (_req, body, done) => {
+      seen.push('unanchored-parser')
+      done(null, JSON.parse(String(body)))
+    })
+    scope.post('/unanchored', async (req) => req.body)
+  })
   // a RegExp parser, the kind CVE-2026-3419 reached with junk after the subtype
   app.register(async (scope) => {
     scope.addContentTypeParser(/^application\/.+\+json$/, { parseAs: 'string' }, (_req, body, done) => {
@@ -92,6 +102,18 @@ describe('CVE-2022-41919 (GHSA-3fjj-p79j-c9hh): JSON named inside a CORS-safelis
       assert.deepEqual(seen, [])
     })
   }
+
+  it('an unanchored RegExp parser (/application\\/json/) is tested against the media type, not the parameters', async () => {
+    seen.length = 0
+    for (const contentType of ['text/plain; x="application/json"', 'text/plain; charset=utf-8; application/json']) {
+      const a = await post('/unanchored', contentType, '{"transfer":1000}')
+      assert.equal(a.statusCode, 415, contentType)
+    }
+    assert.deepEqual(seen, [])
+    const control = await post('/unanchored', 'application/json', '{"transfer":1000}')
+    assert.deepEqual([control.statusCode, JSON.parse(control.body)], [200, { transfer: 1000 }])
+    assert.deepEqual(seen, ['unanchored-parser'])
+  })
 
   it('text/plain carrying JSON is a string where a text parser exists, never an object', async () => {
     const a = await post('/echo', 'text/plain; x="application/json"', '{"transfer":1000}')
