@@ -20,7 +20,19 @@ import { checkOptions, checkRouteHooks, headOnSend, type RouteOptions } from '..
 import type { PluginContext } from './plugin-context'
 import { compileRouteSchemas, routeSchemaCompilers } from './schema-compilers'
 
-export interface RouteRecord { context: PluginContext; options: RouteOptions; method: string; url: string; route: RouteContext }
+export interface RouteRecord {
+  context: PluginContext
+  options: RouteOptions
+  method: string
+  url: string
+  route: RouteContext
+  /**
+   * The `prefix` half of a prefix's `'/'` route registered both ways (`prefix` and `prefix/`):
+   * it answers requests, but route listings (OpenAPI) show the pair once, under `prefix/`, as
+   * @fastify/swagger lists it.
+   */
+  twinListed?: true
+}
 
 /** What differs between a route and a 404 route when its RouteContext is first made. */
 type RouteSpec = Pick<RouteContext, 'config' | 'schema' | 'handler' | 'errorHandler' | 'hooks' | 'bodyLimit' | 'handlerTimeout' | 'attachValidation' | 'logLevel' | 'logSerializers'>
@@ -91,11 +103,16 @@ export function addRoute (context: PluginContext, input: RouteOptions): void {
     if (mode === 'slash') register(context, opts, path, prefix, false)
     else if (mode === 'no-slash') register(context, opts, '', prefix, false)
     else {
+      const first = app.routes.length
       register(context, opts, '', prefix, false)
       // the '/' twin is `prefix + '/'`; it would collide with the '' route when slashes are
       // ignored or merged (a prefix ending in '/' gives 'prefix//', which merges into 'prefix/')
       const { ignoreTrailingSlash, ignoreDuplicateSlashes } = app.options
-      if (!ignoreTrailingSlash && (!ignoreDuplicateSlashes || !prefix.endsWith('/'))) register(context, { ...opts }, path, prefix, true)
+      if (!ignoreTrailingSlash && (!ignoreDuplicateSlashes || !prefix.endsWith('/'))) {
+        const twin = app.routes.length
+        register(context, { ...opts }, path, prefix, true)
+        for (let i = first; i < twin; i++) app.routes[i].twinListed = true
+      }
     }
   } else if (path[0] === '/' && prefix.endsWith('/')) {
     // '/prefix/' + '/route' is registered as '/prefix/route'

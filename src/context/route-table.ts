@@ -50,7 +50,8 @@ export function routeTable (instance: unknown): RouteTable {
     for (const child of context.children) visit(child, depth + 1)
   }
   visit(app.rootContext, 0)
-  const routes = app.routes.map((record): RouteTableEntry => {
+  // a prefix's '/' route registered both ways is listed once, under `prefix/` (@fastify/swagger 8)
+  const routes = app.routes.filter((record) => record.twinListed !== true).map((record): RouteTableEntry => {
     const { context, options } = record
     const parsers = record.route.parsers ?? context.parsers
     const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())

@@ -8,7 +8,7 @@
  */
 import secureJson from 'secure-json-parse'
 import { errorCodes } from '../base/errors'
-import { parseMediaType, type MediaType } from './media-type'
+import { parseMediaType, type MediaType } from '../base/media-type'
 import { DEFAULT_JSON_DEPTH_LIMIT, jsonDepthExceeds } from './json-depth'
 
 const {

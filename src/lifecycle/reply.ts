@@ -109,7 +109,9 @@ export class ReplyBase {
       else list.push(String(value))
       this.headersStore[key] = list
     } else {
-      this.headersStore[key] = value
+      // a set-cookie array is copied: the calls after this one push into the stored list, and the
+      // caller's array (often a module-level constant) must not grow from one request to the next
+      this.headersStore[key] = Array.isArray(value) && key === 'set-cookie' ? value.slice() : value
     }
     return this
   }

@@ -121,10 +121,14 @@ export class RequestBase {
     return socket.encrypted === true ? 'https' : 'http'
   }
 
+  /**
+   * The peer is a trusted proxy, so its `X-Forwarded-Host` / `-Proto` may be believed. A connection
+   * with no address (the client has gone: a closed socket has none) is not trusted.
+   */
   private trustsSocket (): boolean {
     const trust = this.routeContext.env.trustProxy
     const address = this.raw.socket?.remoteAddress
-    return trust !== null && address !== undefined ? trust(address, 0) : trust !== null
+    return trust !== null && address !== undefined && trust(address, 0)
   }
 
   /** The route's validator of a request part (`'body'`, ...), or the function compiled earlier for a schema object. */

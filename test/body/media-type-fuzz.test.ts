@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { parseMediaType } from '../../src/lifecycle/media-type'
+import { parseMediaType } from '../../src/base/media-type'
 import { ContentTypeParsers, defaultTextParser } from '../../src/lifecycle/content-type-parsers'
 
 const ALPHABET = ['a', 'j', 's', 'o', 'n', '/', ';', '=', '"', '\\', ' ', '\t', ',', '+', '*', 'A', 'J', '\u0000', '\n', 'é', '€', '(', ')', '_', '-', '.']

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseMediaType } from '../../src/lifecycle/media-type'
+import { parseMediaType } from '../../src/base/media-type'
 
 function parsed (value: string | undefined): { essence: string, parameters: Record<string, string> } | null {
   const m = parseMediaType(value)

@@ -34,19 +34,59 @@ export function expandShorthand (schema: Record<string, unknown>): Record<string
   return schema
 }
 
-/** A copy of a headers schema with property names and `required` entries lowercased. */
+/** Keywords whose value is one subschema (or, for `items`, possibly an array of them). */
+const SUBSCHEMA_KEYWORDS = new Set(['not', 'if', 'then', 'else', 'items', 'additionalItems', 'additionalProperties',
+  'contains', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'allOf', 'anyOf', 'oneOf', 'prefixItems'])
+/** Keywords whose value maps names that are not header names to subschemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(['patternProperties', 'definitions', '$defs'])
+
+const lower = (name: unknown): unknown => typeof name === 'string' ? name.toLowerCase() : name
+
+/**
+ * A copy of a headers schema with every header name lowercased, at every depth: `properties` and
+ * `dependentSchemas` / `dependentRequired` / `dependencies` keys, `required` entries and
+ * dependency lists, in the schema and in each of its subschemas (`allOf`, `if`/`then`, `not`,
+ * local definitions, ...); inside `propertyNames` the `enum` / `const` strings are header names
+ * too. A header name written in another case anywhere else would never match the lowercased
+ * request headers, so its assertion would silently not apply (Fastify 5.12 normalizes the same
+ * places; Fastify 4.29 only the top level).
+ */
 export function lowercaseHeaderSchema (schema: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...schema }
-  if (Array.isArray(schema.required)) {
-    copy.required = schema.required.map((name: unknown) => typeof name === 'string' ? name.toLowerCase() : name)
+  return lowercaseNames(schema, false) as Record<string, unknown>
+}
+
+function lowercaseNames (node: unknown, namesAreValues: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => lowercaseNames(item, namesAreValues))
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (value === null || typeof value !== 'object') {
+      out[key] = namesAreValues && key === 'const' ? lower(value) : value
+    } else if (key === 'properties' || key === 'dependentSchemas') {
+      const mapped: Record<string, unknown> = {}
+      for (const [name, sub] of Object.entries(value)) mapped[name.toLowerCase()] = lowercaseNames(sub, namesAreValues)
+      out[key] = mapped
+    } else if (key === 'dependencies' || key === 'dependentRequired') {
+      const mapped: Record<string, unknown> = {}
+      for (const [name, dep] of Object.entries(value)) mapped[name.toLowerCase()] = Array.isArray(dep) ? dep.map(lower) : lowercaseNames(dep, namesAreValues)
+      out[key] = mapped
+    } else if (key === 'required' && Array.isArray(value)) {
+      out[key] = value.map(lower)
+    } else if (key === 'enum' && Array.isArray(value)) {
+      out[key] = namesAreValues ? value.map(lower) : value
+    } else if (key === 'propertyNames') {
+      out[key] = lowercaseNames(value, true)
+    } else if (SUBSCHEMA_KEYWORDS.has(key)) {
+      out[key] = lowercaseNames(value, namesAreValues)
+    } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
+      const mapped: Record<string, unknown> = {}
+      for (const [name, sub] of Object.entries(value)) mapped[name] = lowercaseNames(sub, namesAreValues)
+      out[key] = mapped
+    } else {
+      out[key] = value // examples, default, const objects, unknown keywords: data, not schema
+    }
   }
-  const props = schema.properties
-  if (props !== null && typeof props === 'object') {
-    const lowered: Record<string, unknown> = {}
-    for (const key of Object.keys(props)) lowered[key.toLowerCase()] = (props as Record<string, unknown>)[key]
-    copy.properties = lowered
-  }
-  return copy
+  return out
 }
 
 // memo: the same user schema object normalizes to the same object, so the compiler's

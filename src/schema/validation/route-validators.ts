@@ -4,6 +4,7 @@
  */
 import { errorCodes } from '../../base/errors'
 import { emitWarning } from '../../base/warnings'
+import { parseMediaType } from '../../base/media-type'
 import { isPlainSchemaObject, normalizeSchema } from './normalize'
 import type { HttpPart, RouteSchema, RouteValidators, ValidatorCompiler, ValidatorFn } from './types'
 import { contentSchemas } from '../content-schemas'
@@ -75,7 +76,8 @@ export function compileRouteValidators (input: CompileRouteValidatorsInput): Rou
     const content = part === 'body' ? contentSchemas(partSchema, { response: false }) : undefined
     if (content !== undefined) {
       const byType: Record<string, ValidatorFn> = Object.create(null)
-      for (const [type, entry] of content) byType[type] = compile(entry, part, type)
+      // keyed by essence (`Application/JSON; charset=utf-8` -> `application/json`), as the lookup
+      for (const [type, entry] of content) byType[parseMediaType(type)?.essence ?? type.trim().toLowerCase()] = compile(entry, part, type)
       validators.bodyByContentType = byType
       continue
     }

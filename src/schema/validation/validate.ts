@@ -4,10 +4,12 @@
  * A validator may answer with a promise (async validators, Fastify 4.29): validation then
  * continues with the next parts once it settles, and `validateRequest` returns a promise.
  * A body schema per content type (`body.content[type].schema`) picks the validator by the
- * request's media type; a type without a schema is not validated (as Fastify 4.29).
+ * request's media type, parsed by the one media-type parser that also chose the body parser; a
+ * type without a schema is not validated (as Fastify 4.29).
  */
 import { inspect } from 'node:util'
 import { errorCodes } from '../../base/errors'
+import { parseMediaType } from '../../base/media-type'
 import type { RequestParts, RouteValidators, SchemaErrorFormatter, ValidationError, ValidatorFn } from './types'
 
 type PartKey = keyof RequestParts
@@ -23,13 +25,37 @@ const OVERFLOW = Symbol('overflow')
  * throw RangeError: that is the client's bad input, so it is a 400 like any other failure (not a
  * 500 carrying "Maximum call stack size exceeded"). Any other throw is a server bug and propagates.
  */
-function callValidator (fn: ValidatorFn, data: unknown): ReturnType<ValidatorFn> | typeof OVERFLOW {
+function callValidator (fn: ValidatorFn, data: unknown, holder?: { value: unknown }): ReturnType<ValidatorFn> | typeof OVERFLOW {
   try {
-    return fn(data)
+    return holder === undefined ? fn(data) : (fn as AjvValidatorFn)(data, { parentData: holder, parentDataProperty: 'value' })
   } catch (err) {
     if (err instanceof RangeError && /call stack/i.test(err.message)) return OVERFLOW
     throw err
   }
+}
+
+/** An Ajv validator called with Ajv's data context (the parent it writes a coerced root value into). */
+type AjvValidatorFn = (data: unknown, context: { parentData: object, parentDataProperty: string }) => ReturnType<ValidatorFn>
+
+const standaloneAjvValidators = new WeakSet<object>()
+
+/**
+ * Marks a validator made by Ajv without an Ajv instance at hand (standalone code read back from
+ * the schema cache): like a compiled one (`schemaEnv`), it takes Ajv's data context.
+ */
+export function markAjvStandalone<T extends object> (fn: T): T {
+  standaloneAjvValidators.add(fn)
+  return fn
+}
+
+/**
+ * Ajv coerces a root primitive (the body `"10"` against `type: 'integer'`) only by writing it into
+ * the parent it is given; without one, the value passes as an integer but the handler gets the
+ * string. So an Ajv validator gets a holder for a primitive, and the coerced value is kept.
+ */
+function rootHolder (fn: ValidatorFn, data: unknown): { value: unknown } | undefined {
+  if (data !== null && typeof data === 'object') return undefined
+  return (fn as { schemaEnv?: unknown }).schemaEnv !== undefined || standaloneAjvValidators.has(fn) ? { value: data } : undefined
 }
 
 function tooDeep (): unknown[] {
@@ -43,19 +69,21 @@ function tooDeep (): unknown[] {
 function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unknown {
   const original = request[key]
   const data = original === undefined ? null : original
-  const ret = callValidator(fn, data)
+  const holder = rootHolder(fn, data)
+  const ret = callValidator(fn, data, holder)
   if (ret === OVERFLOW) return tooDeep()
   if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
-    if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') return settleAsync(fn, request, key, ret as unknown as Promise<unknown>)
+    if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') return settleAsync(fn, request, key, ret as unknown as Promise<unknown>, holder, data)
     if (ret.error) return ret.error
     if (ret.value) request[key] = ret.value
   }
+  if (holder !== undefined && holder.value !== data) request[key] = holder.value
   return PASSED
 }
 
 /** An async validator: resolves to PASSED or the failure (a rejection is the failure itself). */
-function settleAsync (fn: ValidatorFn, request: RequestParts, key: PartKey, pending: Promise<unknown>): Promise<unknown> {
+function settleAsync (fn: ValidatorFn, request: RequestParts, key: PartKey, pending: Promise<unknown>, holder?: { value: unknown }, data?: unknown): Promise<unknown> {
   return pending.then((ret) => {
     if (ret === false) return fn.errors ?? []
     if (ret !== null && typeof ret === 'object') {
@@ -63,6 +91,7 @@ function settleAsync (fn: ValidatorFn, request: RequestParts, key: PartKey, pend
       if (r.error) return r.error
       if (r.value) request[key] = r.value
     }
+    if (holder !== undefined && holder.value !== data) request[key] = holder.value
     return PASSED
   }, (err: unknown) => err ?? [])
 }
@@ -72,9 +101,11 @@ function bodyValidator (validators: RouteValidators, request: RequestParts): Val
   const byType = validators.bodyByContentType
   if (byType === undefined) return validators.body
   const header = (request.headers as Record<string, unknown> | null)?.['content-type']
-  if (typeof header !== 'string' || header === '') return undefined
-  const essence = header.split(/[ ;]/, 1)[0].trim().toLowerCase()
-  return Object.prototype.hasOwnProperty.call(byType, essence) ? byType[essence] : undefined
+  if (typeof header !== 'string') return undefined
+  // the same parser that chose the body parser: a header spelled differently (case, a leading
+  // space, a tab, whitespace before `;`) cannot pick a parser and miss its schema
+  const media = parseMediaType(header)
+  return media !== null ? byType[media.essence] : undefined
 }
 
 const isPending = (x: unknown): x is Promise<unknown> => x instanceof Promise

@@ -23,6 +23,7 @@ import { canonicalOptionsText, canonicalSchemaText } from '../../content-key'
 import { canonicalSharedSchemasText, mayReachSharedSchemas } from './canonical'
 import { checkCacheDir, readEntry, sha256, writeEntry } from './store'
 import { ALLOWED_MODULES, loadStandalone } from './load-standalone'
+import { markAjvStandalone } from '../validate'
 import type { ValidatorFn } from '../types'
 import type { SchemaCacheOptions } from '../../../base/option-types'
 
@@ -123,7 +124,7 @@ export function createValidatorCodeCache (
       const code = readEntry(dir, key, 'validator')
       if (code === undefined) return undefined
       try {
-        return loadStandalone(code)
+        return markAjvStandalone(loadStandalone(code))
       } catch {
         return undefined // verified but unusable (e.g. written by a trellis with other runtime helpers): recompile
       }
