@@ -18,7 +18,7 @@ import { VERSION } from './base/version'
 
 export * from './types/public'
 export type { Logger } from './server/logger'
-export type { SchemaToType, SchemaDepth } from './types/schema-to-type'
+export type { SchemaToType, SchemaMode, SchemaDepth } from './types/schema-to-type'
 /**
  * Shared schemas (added at run time with `addSchema`) by `$id`, for typing `$ref`. Extend it once:
  *

@@ -3,13 +3,14 @@
  * the value it may return, what `reply.send` accepts, before and after `reply.code(c)`.
  *
  * Two ways to map a schema to a type:
- *  - trellis's own (the default provider, `TypeProviderDefault`): `SchemaToType` on every part, the
- *    handler returns one of the 2xx response types and `reply.code()` only takes declared codes;
+ *  - trellis's own (the default provider, `TypeProviderDefault`): `SchemaToType` on every part (in
+ *    the mode of the run-time step: request parts after Ajv, replies as the serializer takes them),
+ *    the handler returns one of the 2xx response types and `reply.code()` only takes declared codes;
  *  - a Fastify 4.3 type provider (`withTypeProvider<P>()`, e.g. the TypeBox or json-schema-to-ts
  *    providers): `P` maps each schema, with Fastify 4.3's rules (a reply is any declared response).
  * Explicit route generics (`Body`, `Querystring`, `Params`, `Headers`, `Reply`) win over both.
  */
-import type { SchemaToType } from './schema-to-type'
+import type { SchemaDepth, SchemaToType } from './schema-to-type'
 import type { RouteGenericInterface } from './route'
 import type { TypeProvider as FastifyTypeProvider, CallTypeProvider } from './type-provider'
 import type { RequestPart, RequestPartToType } from './request-part'
@@ -41,6 +42,9 @@ export type ResolveRequestPart<P extends FastifyTypeProvider, S, Given, Part ext
       : UndefinedToUnknown<CallTypeProvider<P, PartSchema<S, Part>>>
     : Given
 
+/** A response schema read as the serializer takes it (`SchemaMode` 'reply'). */
+type ReplyValue<S> = SchemaToType<S, S, SchemaDepth, 'reply'>
+
 type ResponseMap<S> = 'response' extends keyof S ? S['response' & keyof S] : undefined
 
 type ReplyGiven<G extends RouteGenericInterface> = [KeysOf<G['Reply']>] extends [never] ? false : true
@@ -53,12 +57,12 @@ type ProviderReplyUnion<P extends FastifyTypeProvider, R> =
 type SuccessReply<R> =
   IsStatusMap<R> extends true
     ? [SuccessKeys<keyof R>] extends [never]
-        ? 'default' extends keyof R ? SchemaToType<R['default' & keyof R]> : unknown
-        : SchemaToType<R[SuccessKeys<keyof R>]>
+        ? 'default' extends keyof R ? ReplyValue<R['default' & keyof R]> : unknown
+        : ReplyValue<R[SuccessKeys<keyof R>]>
     : unknown
 
 /** Every declared response (trellis's own mapping), for a `reply.send` with no code chosen. */
-type AnyDeclaredReply<R> = IsStatusMap<R> extends true ? SchemaToType<R[keyof R]> : unknown
+type AnyDeclaredReply<R> = IsStatusMap<R> extends true ? ReplyValue<R[keyof R]> : unknown
 
 /**
  * What `reply.send()` accepts before a code is chosen: the `Reply` generic, else any declared
@@ -94,6 +98,6 @@ export type ReplyTypeForCode<P extends FastifyTypeProvider, S, G extends RouteGe
       ? SchemaForCode<ResponseMap<S>, C> extends infer Schema
         ? [Schema] extends [undefined]
             ? ResolveReplySend<P, S, G>
-            : IsDefault<P> extends true ? SchemaToType<Schema> : CallTypeProvider<P, Schema>
+            : IsDefault<P> extends true ? ReplyValue<Schema> : CallTypeProvider<P, Schema>
         : never
       : ResolveReplySend<P, S, G>

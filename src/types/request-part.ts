@@ -2,15 +2,18 @@
  * The type of one request part (body, querystring, params, headers) from its schema, as trellis
  * validates it at run time: the shorthand form (`{ name: { type: 'string' } }`, properties listed
  * at the top level) is an object schema, header names are lowercased (Node gives them lowercased
- * and trellis lowercases the schema's names), and Ajv's type coercion means the declared type is
- * what the handler sees (an `integer` param or query field is a `number`, not a string).
+ * and trellis lowercases the schema's names), Ajv's type coercion means the declared type is
+ * what the handler sees (an `integer` param or query field is a `number`, not a string), and Ajv's
+ * `useDefaults` means a property with a `default` is always there (the `'request'` mode).
  */
-import type { SchemaToType } from './schema-to-type'
+import type { SchemaDepth, SchemaToType } from './schema-to-type'
 
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers'
 
 export type RequestPartToType<S, Part extends RequestPart> =
-  Part extends 'headers' ? SchemaToType<LowercaseNames<Expanded<S>>> : SchemaToType<Expanded<S>>
+  Part extends 'headers' ? AfterValidation<LowercaseNames<Expanded<S>>> : AfterValidation<Expanded<S>>
+
+type AfterValidation<S> = SchemaToType<S, S, SchemaDepth, 'request'>
 
 /** Keywords that make a part schema a full schema (Fastify 4.3's rule for the shorthand form). */
 type FullSchema =

@@ -87,6 +87,15 @@ export interface RouteShorthandOptionsWithHandler<
   handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>
 }
 
+/**
+ * What a bare handler is not: an options object with a schema and a handler. Given
+ * `(path, { schema, handler })` whose handler does not fit the schema, TypeScript reports the
+ * overload closest to fitting; with these two members the `(path, handler)` overload fails twice
+ * (at `schema` and `handler`), so the error is the options overload's alone, at the `handler`
+ * property, instead of "No overload matches this call" at the call.
+ */
+interface NotRouteOptions { schema?: never; handler?: never }
+
 /** `get`, `post`, …: (path, handler), (path, options, handler) or (path, options with handler). */
 export interface RouteShorthandMethod<
   RawServer extends RawServerBase = RawServerDefault,
@@ -101,7 +110,7 @@ export interface RouteShorthandMethod<
   ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends TrellisSchema = TrellisSchema, Logger extends LoggerInstance = LoggerInstance>(
     path: string,
-    handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>
+    handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger> & NotRouteOptions
   ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends TrellisSchema = TrellisSchema, Logger extends LoggerInstance = LoggerInstance>(
     path: string,
