@@ -32,7 +32,7 @@ function esmWrapper (cjsFile, names) {
 const indexNames = Object.keys(require(join(root, 'dist', 'lib', 'index.js'))).filter((k) => k !== 'default' && k !== '__esModule')
 writeFileSync(join(entry, 'index.mjs'), esmWrapper('index.cjs', [...new Set([...indexNames, 'trellis', 'fastify'])]))
 
-for (const name of ['plugin', 'bearer-auth', 'openapi']) {
+for (const name of ['plugin', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
 const lib = require('../lib/${name}.js')
 module.exports = lib.default
@@ -44,7 +44,7 @@ module.exports.default = lib.default
 }
 // Declarations for `import` (TypeScript with module node16/nodenext): an ES module importing the
 // CommonJS declarations gets module.exports as its default, so re-declare the default explicitly.
-for (const name of ['index', 'plugin', 'bearer-auth', 'openapi']) {
+for (const name of ['index', 'plugin', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.d.mts`), `import lib from '../lib/${name}.js'
 declare const defaultExport: typeof lib.default
 export default defaultExport
