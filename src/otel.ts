@@ -140,10 +140,22 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   const phaseSpans = options.phaseSpans === true
   const ignore = options.ignore
   const root = app
-  /** routing start, by raw request (only requests of this application) */
-  const begun = new WeakMap<IncomingMessage, { at: number, parent: Context, routingEnd: number }>()
-  const live = new WeakMap<ReplyBase, Live>()
-  const byLogger = new WeakMap<object, Live>()
+  // per-request state on the request's own objects under a symbol of this registration (a WeakMap
+  // keyed by short-lived objects makes every scavenge walk its entries)
+  const kState = Symbol('trellis.otel')
+  interface Begun { at: number, parent: Context, routingEnd: number }
+  const begun = {
+    get: (req: IncomingMessage): Begun | undefined => (req as unknown as Record<symbol, Begun | undefined>)[kState],
+    set: (req: IncomingMessage, value: Begun | undefined): void => { (req as unknown as Record<symbol, Begun | undefined>)[kState] = value }
+  }
+  const live = {
+    get: (reply: ReplyBase): Live | undefined => (reply as unknown as Record<symbol, Live | undefined>)[kState],
+    set: (reply: ReplyBase, value: Live): void => { (reply as unknown as Record<symbol, Live | undefined>)[kState] = value }
+  }
+  const byLogger = {
+    get: (logger: object): Live | undefined => Object.prototype.hasOwnProperty.call(logger, kState) ? (logger as Record<symbol, Live | undefined>)[kState] : undefined,
+    set: (logger: object, value: Live): void => { (logger as Record<symbol, Live | undefined>)[kState] = value }
+  }
 
   const ours = (server: unknown): boolean => server === root || (server !== null && typeof server === 'object' && Object.prototype.isPrototypeOf.call(server, root))
 
@@ -165,7 +177,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     const req = request.raw
     const entry = begun.get(req)
     if (entry === undefined) return undefined
-    begun.delete(req)
+    begun.set(req, undefined)
     const attributes = requestAttributes(req, request)
     const route = message.route?.url
     if (route !== undefined) attributes['http.route'] = route

@@ -1,4 +1,5 @@
 import { test } from 'node:test'
+import net from 'node:net'
 import assert from 'node:assert/strict'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'
@@ -118,4 +119,27 @@ test('log lines of a traced request carry trace_id and span_id; logCorrelation: 
     app.log.info('after close')
     assert.equal(lines().at(-1)!.trace_id, undefined)
   }
+})
+
+test('a client that closes the connection before the response ends the span with error.type aborted', async () => {
+  const { exporter, provider } = setup()
+  const app = trellis()
+  await app.register(otel, { tracerProvider: provider })
+  let release: () => void = () => {}
+  const reached = new Promise<void>((resolve) => {
+    app.get('/slow', async () => { resolve(); await new Promise<void>((resolve) => { release = resolve }); return 'late' })
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = (app.server.address() as { port: number }).port
+  const socket = net.connect(port, '127.0.0.1')
+  socket.write('GET /slow HTTP/1.1\r\nhost: localhost\r\n\r\n')
+  await reached
+  socket.destroy()
+  for (let i = 0; i < 100 && exporter.getFinishedSpans().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  const [span] = exporter.getFinishedSpans()
+  assert.equal(span.name, 'GET /slow')
+  assert.equal(span.attributes['error.type'], 'aborted')
+  assert.equal(span.status.code, SpanStatusCode.ERROR)
+  release()
+  await app.close()
 })
