@@ -13,6 +13,7 @@ const typeTests = [
   'test/types/fixtures/**',
   'test/types/inference/**',
   'test/openapi/types/**',
+  'test/otel/types/**',
   'test/bearer-auth/fixtures/**',
   'conformance/types/tsd.d.ts'
 ]

@@ -42,7 +42,9 @@
 //   BENCH_CONNECTIONS=50    concurrent connections
 //   BENCH_NODE=24           run the servers under another Node line (scripts/node-line.mjs installs it
 //                           into ~/.cache); a path to a node binary works too. Default: this node.
-//   BENCH_SERVERS=bare,trellis          a subset of servers (bare, trellis, fastify43, fastify)
+//   BENCH_SERVERS=bare,trellis          a subset of servers (bare, trellis, fastify43, fastify), or the
+//                                       tracing servers trellis-otel, fastify429-otel (bench/servers.mjs)
+//   BENCH_SUBJECT=trellis-otel          the server of the ratio table (default trellis)
 //   BENCH_BASELINE=/other/checkout      adds that checkout's built trellis as server `baseline` (a change
 //                                       measured against the code before it, in the same rounds)
 //   BENCH_ROUTES=hello,post             a subset of routes (hello, notFound, nested, post, items)
@@ -57,7 +59,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ROUTES, SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, OTEL_SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
 import { median } from './stats.mjs'
 import { machine, writeResults } from './results.mjs'
 import { askUsage, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, usagePerRequest, wrkLoadGen } from './processes.mjs'
@@ -120,14 +122,17 @@ const WARMUP = num('BENCH_WARMUP', 1, 0)
 const CONNECTIONS = Math.floor(num('BENCH_CONNECTIONS', 50, 1))
 const RESTART = process.env.BENCH_RESTART !== '0'
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '')
-const pick = (env, all) => {
+const pick = (env, all, known = all) => {
   if (process.env[env] === undefined || process.env[env] === '') return all
   const wanted = process.env[env].split(',').map((s) => s.trim())
-  for (const w of wanted) if (!all.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${all.join(', ')})`)
+  for (const w of wanted) if (!known.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${known.join(', ')})`)
   return [...new Set(wanted)]
 }
 // in the order named: servers start in that order (rotated each round when restarting)
-const servers = pick('BENCH_SERVERS', SERVER_NAMES)
+const servers = pick('BENCH_SERVERS', SERVER_NAMES, [...SERVER_NAMES, ...OTEL_SERVER_NAMES])
+// BENCH_SUBJECT: the server the ratio table is about (default trellis), e.g. trellis-otel
+const SUBJECT = process.env.BENCH_SUBJECT || 'trellis'
+if (!servers.includes(SUBJECT) && process.env.BENCH_SUBJECT) throw new Error(`BENCH_SUBJECT ${SUBJECT} is not in BENCH_SERVERS`)
 const routes = pick('BENCH_ROUTES', ROUTES.map((x) => x.key)).map((key) => ROUTES.find((r) => r.key === key))
 
 // ------------------------------------------------------------------ checks before measuring
@@ -152,13 +157,13 @@ async function checkServer (name, url, outputs) {
 const fmt = (n, digits = 0) => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–'
 
 function report (samples, meta) {
-  const others = servers.filter((s) => s !== 'trellis')
+  const others = servers.filter((s) => s !== SUBJECT)
   const lines = []
-  if (servers.includes('trellis') && others.length > 0) {
-    lines.push('| route | ' + others.map((o) => `trellis / ${serverLabel(o)}: req/s | CPU`).join(' | ') + ' |')
+  if (servers.includes(SUBJECT) && others.length > 0) {
+    lines.push('| route | ' + others.map((o) => `${serverLabel(SUBJECT)} / ${serverLabel(o)}: req/s | CPU`).join(' | ') + ' |')
     lines.push('|---|' + others.map(() => '---:|---:').join('|') + '|')
     for (const route of routes) {
-      const t = samples.trellis[route.key]
+      const t = samples[SUBJECT][route.key]
       const cells = others.map((o) => {
         const s = samples[o][route.key]
         const rps = median(t.map((x, i) => x.rps / s[i].rps))

@@ -12,6 +12,12 @@
 // functions called in a row, Ajv with Fastify's default options for the body, JSON.parse and
 // JSON.stringify); `trellis` is the built dist; `fastify43` is Fastify 4.3.0 (devDependency alias)
 // and `fastify` is Fastify 5. Every framework gets the same route definitions.
+//
+// Tracing servers (named with BENCH_SERVERS only, see OTEL_SERVER_NAMES): `trellis-otel` is trellis
+// with trellis/otel, `fastify429-otel` is Fastify 4.29.1 (devDependency alias `fastify429`) with
+// @fastify/otel 0.21.2. Both get the same OpenTelemetry SDK (setupOtelSdk): every request sampled,
+// the AsyncLocalStorage context manager, W3C propagation, spans batched to an exporter that drops them,
+// a meter provider whose reader never exports.
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -163,6 +169,24 @@ function frameworkRoutes (app) {
   return app
 }
 
+// ------------------------------------------------------------------ the OpenTelemetry SDK of the tracing servers
+/** Registers a global SDK: every span sampled and batched to an exporter that drops it; returns the tracer provider. */
+function setupOtelSdk () {
+  const { context, metrics, propagation, trace } = require('@opentelemetry/api')
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks')
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core')
+  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base')
+  const { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } = require('@opentelemetry/sdk-metrics')
+  const drop = { export (_items, done) { done({ code: 0 }) }, shutdown: async () => {}, forceFlush: async () => {} }
+  const provider = new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(drop)] })
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+  trace.setGlobalTracerProvider(provider)
+  const reader = new PeriodicExportingMetricReader({ exporter: { ...drop, selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE }, exportIntervalMillis: 3_600_000 })
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
+  return provider
+}
+
 // ------------------------------------------------------------------ bare node:http
 function bareServer () {
   const Ajv = require('ajv')
@@ -216,6 +240,8 @@ function bareServer () {
 
 // ------------------------------------------------------------------ one server, on 127.0.0.1 and a free port
 export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
+/** Servers with tracing on, run when BENCH_SERVERS names them (not in the default run). */
+export const OTEL_SERVER_NAMES = ['trellis-otel', 'fastify429-otel']
 /**
  * BENCH_BASELINE=/path/to/other/checkout: that checkout's built trellis (its dist/) joins the run as
  * server `baseline`, to measure a change against the code before it in the same interleaved rounds.
@@ -230,6 +256,8 @@ export function serverLabel (name) {
     case 'fastify43': return `fastify ${require('fastify43/package.json').version}`
     case 'fastify': return `fastify ${require('fastify/package.json').version}`
     case 'baseline': return 'trellis baseline'
+    case 'trellis-otel': return 'trellis + trellis/otel'
+    case 'fastify429-otel': return `fastify ${require('fastify429/package.json').version} + @fastify/otel ${require('@fastify/otel/package.json').version}`
     default: throw new Error(`unknown server ${name}`)
   }
 }
@@ -240,6 +268,25 @@ export async function startServer (name) {
     const server = bareServer()
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     return server.address().port
+  }
+  if (name === 'trellis-otel') {
+    setupOtelSdk()
+    const app = require(join(root, 'dist', 'entry', 'index.cjs'))({ logger: false })
+    await app.register(require(join(root, 'dist', 'entry', 'otel.cjs')))
+    frameworkRoutes(app)
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return app.server.address().port
+  }
+  if (name === 'fastify429-otel') {
+    const provider = setupOtelSdk()
+    const { FastifyOtelInstrumentation } = require('@fastify/otel')
+    const instrumentation = new FastifyOtelInstrumentation()
+    instrumentation.setTracerProvider(provider)
+    const app = require('fastify429')({ logger: false })
+    await app.register(instrumentation.plugin())
+    frameworkRoutes(app)
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return app.server.address().port
   }
   const factory = name === 'trellis'
     ? require(join(root, 'dist', 'entry', 'index.cjs'))

@@ -17,13 +17,16 @@ import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 import { dropWriteAfterEndErrors } from '../server/guarded-response'
 import { missingLoggerMethods } from '../server/logger'
+import { closePhase, handlerChannel, openPhase, runTracedRequest, type HandlerMessage, type RequestTrace } from './tracing'
 
-export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown): void {
+/** `trace`: the request's diagnostics state when something listens (./tracing.ts), else null. */
+export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, trace: RequestTrace | null): void {
   const id = route.genReqId(req)
-  if (route.childLoggerFactory !== null) { factoryLoggedRequest(route, req, res, params, query, id); return }
+  if (route.childLoggerFactory !== null) { factoryLoggedRequest(route, req, res, params, query, id, trace); return }
   const log = route.env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
+  if (trace !== null) { runTracedRequest(trace, request, reply, route, startRequest, route, request, reply); return }
   startRequest(route, request, reply)
 }
 
@@ -31,7 +34,7 @@ export function handleRequest (route: RouteContext, req: IncomingMessage, res: S
  * A route with a child logger factory (Fastify 4.29): the factory makes the request's logger. A
  * factory that returns no logger is answered with FST_ERR_LOG_INVALID_LOGGER (500), not a crash.
  */
-function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string): void {
+function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string, trace: RequestTrace | null): void {
   const env = route.env
   const opts: Record<string, unknown> = { level: route.logLevel }
   if (route.logSerializers !== undefined) opts.serializers = route.logSerializers
@@ -47,6 +50,11 @@ function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: S
   if (failure !== null) log = env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
+  if (trace !== null) { runTracedRequest(trace, request, reply, route, factoryLoggedStart, route, request, reply, failure); return }
+  factoryLoggedStart(route, request, reply, failure)
+}
+
+function factoryLoggedStart (route: RouteContext, request: RequestBase, reply: ReplyBase, failure: unknown): void {
   if (failure !== null) { failWith(reply, failure); return }
   startRequest(route, request, reply)
 }
@@ -59,21 +67,29 @@ function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBa
   if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.handlerTimeout > 0) watchHandlerTimeout(route.handlerTimeout, request, reply)
   if (route.hooks.onRequest.length === 0) { preParsing(request, reply); return }
+  if (reply.trace !== null) openPhase(reply.trace, 'onRequest', request, reply)
   runRequestHooks(route.hooks.onRequest, route.server, request, reply, afterOnRequest)
 }
 
 // the continuations after each request-hook phase: shared functions, no closure per request
 function afterOnRequest (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (reply.trace !== null) closePhase(reply.trace, err)
   if (err !== null) { failWith(reply, err); return }
   preParsing(request, reply)
 }
 
 function afterPreValidation (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (reply.trace !== null) closePhase(reply.trace, err)
   if (err !== null) { failWith(reply, err); return }
   validate(request, reply)
 }
 
 function afterPreHandler (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (reply.trace !== null) {
+    closePhase(reply.trace, err)
+    // Fastify 5: a preHandler error is published on the handler channel (start, error, end)
+    if (!reply.routeContext.is404) { tracedHandler(err, request, reply); return }
+  }
   if (err !== null) { failWith(reply, err); return }
   callHandler(request, reply)
 }
@@ -86,7 +102,9 @@ function failWith (reply: ReplyBase, err: unknown): void {
 function preParsing (request: RequestBase, reply: ReplyBase): void {
   const hooks = reply.routeContext.hooks.preParsing
   if (hooks.length === 0) { readBody(request, reply, request.raw); return }
+  if (reply.trace !== null) openPhase(reply.trace, 'preParsing', request, reply)
   runValueHooks(hooks, reply.routeContext.server, request, reply, request.raw, (err, payload) => {
+    if (reply.trace !== null) closePhase(reply.trace, err)
     if (err !== null) { failWith(reply, err); return }
     if (reply.sent) return
     const stream = payload as Readable & { receivedEncodedLength?: number }
@@ -106,7 +124,9 @@ function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): v
     if (body === 'none') { preValidation(request, reply); return }
     if (body === 'missing-content-type') { reply.code(400).send(new errorCodesAddedInV5.FST_ERR_ROUTE_MISSING_CONTENT_TYPE(method)); return }
   }
+  if (reply.trace !== null) openPhase(reply.trace, 'parsing', request, reply)
   parseBody(request, payload, reply.routeContext.parsers, reply.routeContext.bodyLimit, (err, body) => {
+    if (reply.trace !== null) closePhase(reply.trace, err)
     if (err !== null) {
       // a request no route matches is a 404 whatever its content type (Fastify 4.29): the body is left unread
       if (reply.routeContext.is404 && (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') { preValidation(request, reply); return }
@@ -123,23 +143,34 @@ function preValidation (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
   const hooks = reply.routeContext.hooks.preValidation
   if (hooks.length === 0) { validate(request, reply); return }
+  if (reply.trace !== null) openPhase(reply.trace, 'preValidation', request, reply)
   runRequestHooks(hooks, reply.routeContext.server, request, reply, afterPreValidation)
 }
 
 function validate (request: RequestBase, reply: ReplyBase): void {
   const route = reply.routeContext
   if (route.validates) {
+    const trace = reply.trace
+    if (trace !== null) openPhase(trace, 'validation', request, reply)
     let error: Error | null | Promise<Error | null>
     try {
       error = validateRequestParts(route.validators, request, route.schemaErrorFormatter)
     } catch (err) {
+      if (trace !== null) closePhase(trace, err)
       failWith(reply, err)
       return
     }
     if (error instanceof Promise) {
-      error.then((e) => { if (validated(request, reply, e)) preHandler(request, reply) }, (err) => failWith(reply, err))
+      error.then((e) => {
+        if (trace !== null) closePhase(trace, e)
+        if (validated(request, reply, e)) preHandler(request, reply)
+      }, (err) => {
+        if (trace !== null) closePhase(trace, err)
+        failWith(reply, err)
+      })
       return
     }
+    if (trace !== null) closePhase(trace, error)
     if (error !== null && !validated(request, reply, error)) return
   }
   preHandler(request, reply)
@@ -157,6 +188,7 @@ function validated (request: RequestBase, reply: ReplyBase, error: Error | null)
 function preHandler (request: RequestBase, reply: ReplyBase): void {
   const hooks = reply.routeContext.hooks.preHandler
   if (hooks.length === 0) { callHandler(request, reply); return }
+  if (reply.trace !== null) openPhase(reply.trace, 'preHandler', request, reply)
   runRequestHooks(hooks, reply.routeContext.server, request, reply, afterPreHandler)
 }
 
@@ -180,6 +212,7 @@ export function callNotFound (reply: ReplyBase): void {
 function callHandler (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
   const route = reply.routeContext
+  if (reply.trace !== null && !route.is404) { tracedHandler(null, request, reply); return }
   let result: unknown
   try {
     result = route.handler.call(route.server, request, reply)
@@ -202,6 +235,74 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
     return
   }
   try { reply.send(result) } catch (err) { failWith(reply, err) }
+}
+
+/**
+ * The handler of a traced request, published on `tracing:fastify.request.handler` in Fastify 5's
+ * order: start (the handler runs inside `start.runStores`), then end when it returns; a throw
+ * publishes error before end; a promise adds asyncStart and asyncEnd around what follows its
+ * settling, and a rejection publishes error before them. A 404 route publishes nothing.
+ */
+function tracedHandler (err: Error | null, request: RequestBase, reply: ReplyBase): void {
+  if (reply.sent) return
+  const config = reply.routeContext.config
+  const message: HandlerMessage = { request, reply, async: false, route: { url: config.url, method: config.method } }
+  handlerChannel.start.runStores(message, runTracedHandler, undefined, err, request, reply, message)
+}
+
+function runTracedHandler (err: Error | null, request: RequestBase, reply: ReplyBase, message: HandlerMessage): void {
+  try {
+    if (err !== null) {
+      message.error = err
+      handlerChannel.error.publish(message)
+      failWith(reply, err)
+      return
+    }
+    const route = reply.routeContext
+    let result: unknown
+    try {
+      result = route.handler.call(route.server, request, reply)
+    } catch (thrown) {
+      message.error = thrown
+      handlerChannel.error.publish(message)
+      failWith(reply, thrown)
+      return
+    }
+    if (result === undefined) return
+    if (result !== null && typeof (result as PromiseLike<unknown>).then === 'function') {
+      message.async = true
+      if (result === reply) {
+        // `return reply`: settles when the response is out (Fastify 5 waits on it as on any thenable)
+        reply.then(() => { handlerChannel.asyncStart.publish(message); handlerChannel.asyncEnd.publish(message) })
+        return
+      }
+      ;(result as PromiseLike<unknown>).then((payload) => {
+        if (reply.hijacked) return
+        handlerChannel.asyncStart.publish(message)
+        try {
+          if (payload !== undefined || (!reply.sent && !reply.raw.headersSent && !request.raw.aborted)) {
+            try { reply.send(payload) } catch (e) { failWith(reply, e) }
+          }
+        } finally {
+          handlerChannel.asyncEnd.publish(message)
+        }
+      }, (rejected: unknown) => {
+        message.error = rejected
+        handlerChannel.error.publish(message)
+        handlerChannel.asyncStart.publish(message)
+        try {
+          if (reply.sent) { reply.log.error({ err: rejected }, 'Promise errored, but reply.sent = true was set'); return }
+          failWith(reply, rejected)
+        } finally {
+          handlerChannel.asyncEnd.publish(message)
+        }
+      })
+      return
+    }
+    try { reply.send(result) } catch (e) { failWith(reply, e) }
+  } finally {
+    handlerChannel.end.publish(message)
+  }
 }
 
 /**
@@ -232,7 +333,13 @@ function watchResponse (reply: ReplyBase): void {
       else reply.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
     }
     if (hooks.length === 0) { complete(null); return }
-    runResponseHooks(hooks, reply.routeContext.server, reply.request, reply, complete)
+    const trace = reply.trace
+    if (trace === null) { runResponseHooks(hooks, reply.routeContext.server, reply.request, reply, complete); return }
+    openPhase(trace, 'onResponse', reply.request, reply)
+    runResponseHooks(hooks, reply.routeContext.server, reply.request, reply, (hookErr) => {
+      closePhase(trace, hookErr)
+      complete(hookErr)
+    })
   }
   res.on('finish', onFinished)
   res.on('error', onFinished)

@@ -15,6 +15,7 @@ import { isWebResponse, writeResponse } from './write-response'
 import { callNotFound } from './handle-request'
 import { compileSerializationSchema, getSerializationFunction, serializeInput } from './route-schema-api'
 import { emitDeprecation } from '../base/warnings'
+import { closePhase, openPhase, requestFailed, type RequestTrace } from './tracing'
 
 export interface ReplyClass {
   new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
@@ -54,6 +55,8 @@ export class ReplyBase {
   declare endTime: number | undefined
   /** elapsedTime added a 'finish' listener to record endTime. */
   declare watchingEnd: boolean
+  /** The request's diagnostics state when it is traced (./tracing.ts), else null. */
+  declare trace: RequestTrace | null
 
   constructor (res: ServerResponse, request: RequestBase, log: Logger) {
     this.raw = res
@@ -72,6 +75,7 @@ export class ReplyBase {
     this.startTime = performance.now()
     this.endTime = undefined
     this.watchingEnd = false
+    this.trace = null
     ;(new.target as unknown as FieldCarrier).applyFields(this)
   }
 
@@ -320,22 +324,28 @@ function serializeWithRoute (context: RouteContext, payload: unknown, statusCode
 function preSerialize (reply: ReplyBase, payload: unknown): void {
   const hooks = reply.routeContext.hooks.preSerialization
   if (hooks.length === 0) { serializeAndSend(reply, payload); return }
+  if (reply.trace !== null) openPhase(reply.trace, 'preSerialization', reply.request, reply)
   runValueHooks(hooks, reply.routeContext.server, reply.request, reply, payload, (err, value) => {
+    if (reply.trace !== null) closePhase(reply.trace, err)
     if (err !== null) { sendError(reply, err); return }
     serializeAndSend(reply, value)
   })
 }
 
 function serializeAndSend (reply: ReplyBase, payload: unknown): void {
+  const trace = reply.trace
+  if (trace !== null) openPhase(trace, 'serialization', reply.request, reply)
   let serialized: unknown
   try {
     if (reply.customSerializer !== null) serialized = reply.customSerializer(payload)
     else serialized = serializeWithRoute(reply.routeContext, payload, reply.raw.statusCode, reply.headersStore['content-type'] as string | undefined)
   } catch (err) {
     if (err !== null && typeof err === 'object') (err as { serialization?: unknown }).serialization = reply.routeContext.config
+    if (trace !== null) closePhase(trace, err)
     sendError(reply, err)
     return
   }
+  if (trace !== null) closePhase(trace, null)
   runOnSend(reply, serialized)
 }
 
@@ -349,7 +359,9 @@ function runOnSend (reply: ReplyBase, payload: unknown): void {
     writeOrFail(reply, payload)
     return
   }
+  if (reply.trace !== null) openPhase(reply.trace, 'onSend', reply.request, reply)
   runValueHooks(hooks, reply.routeContext.server, reply.request, reply, payload, (err, value) => {
+    if (reply.trace !== null) closePhase(reply.trace, err)
     if (err !== null) { sendError(reply, err); return }
     writeOrFail(reply, value)
   })
@@ -362,6 +374,8 @@ function isWritable (payload: unknown): boolean {
 }
 
 function writeOrFail (reply: ReplyBase, payload: unknown): void {
+  // the write phase ends when the response has finished (./tracing.ts)
+  if (reply.trace !== null) openPhase(reply.trace, 'write', reply.request, reply)
   try {
     writeResponse(reply, payload, sendError)
   } catch (err) {
@@ -372,9 +386,13 @@ function writeOrFail (reply: ReplyBase, payload: unknown): void {
 /** onError hooks (once per request, before the first error handler), then the error handler chain. */
 function sendError (reply: ReplyBase, error: unknown): void {
   const hooks = reply.routeContext.hooks.onError
+  const trace = reply.trace
+  if (trace !== null) requestFailed(trace, error)
   if (hooks.length > 0 && reply.nextErrorHandler === undefined) {
     reply.runningOnErrorHook = true
+    if (trace !== null) openPhase(trace, 'onError', reply.request, reply)
     runValueHooks(hooks, reply.routeContext.server, reply.request, reply, error, () => {
+      if (trace !== null) closePhase(trace, null)
       reply.runningOnErrorHook = false
       handleError(reply, error, runOnSend)
     })

@@ -22,6 +22,7 @@ import { answerPlainNotFound } from '../lifecycle/plain-not-found'
 import type { RequestBase } from '../lifecycle/request'
 import type { ReplyBase } from '../lifecycle/reply'
 import type { RequestEnv, RouteContext } from '../lifecycle/route-context'
+import { endRouting, RequestTrace, tracingActive } from '../lifecycle/tracing'
 import { createRouter, type Router, type RouteHandler } from './router'
 import { findNotFoundEntry, type NotFoundEntry } from './not-found'
 import { withRequestIdHeader, type GenReqId } from './request-id'
@@ -51,6 +52,8 @@ export class Dispatcher implements RequestEnv {
   readonly routeHandler: RouteHandler
   /** Default serializers an application-provided pino logger lacks (see missingDefaultSerializers). */
   private readonly serializerFill: Record<string, (value: any) => unknown> | undefined
+  /** The traced request the router is looking up (the lookup is synchronous), else null. */
+  private pendingTrace: RequestTrace | null = null
 
   constructor (private readonly options: ResolvedOptions, log: Logger, owner: unknown) {
     this.log = log
@@ -66,8 +69,10 @@ export class Dispatcher implements RequestEnv {
     this.genReqId = withRequestIdHeader(options.requestIdHeader, options.genReqId)
     this.serializerFill = missingDefaultSerializers(log)
     this.routeHandler = (req, res, params, route, query) => {
+      const trace = this.pendingTrace
+      if (trace !== null) { this.pendingTrace = null; endRouting(trace, route) }
       if (this.closing && this.answeredWhileClosing(res)) return
-      handleRequest(route, req, res, params as Record<string, string>, query)
+      handleRequest(route, req, res, params as Record<string, string>, query, trace)
     }
     this.router = createRouter(options, {
       onNotFound: (req, res) => { this.notFound(req, res) },
@@ -75,7 +80,23 @@ export class Dispatcher implements RequestEnv {
       onConstraintError: (req, res) => { this.constraintError(req, res) },
       onMaxParamLength: options.line === 5 ? (path, req, res) => { this.paramTooLong(path, req, res) } : undefined
     })
-    this.dispatch = withPreRouting(options, log, owner, (req, res) => this.router.lookup(req, res))
+    // the one diagnostics check of a request: traced or not is decided here, before routing
+    this.dispatch = withPreRouting(options, log, owner, (req, res) => {
+      if (tracingActive()) this.tracedLookup(req, res, owner)
+      else this.router.lookup(req, res)
+    })
+  }
+
+  /** A request something listens to (lifecycle/tracing.ts): routing is published, the trace goes with the request. */
+  private tracedLookup (req: IncomingMessage, res: ServerResponse, owner: unknown): void {
+    const trace = new RequestTrace(req, res, owner)
+    this.pendingTrace = trace
+    try {
+      this.router.lookup(req, res)
+    } finally {
+      this.pendingTrace = null
+      endRouting(trace, null)
+    }
   }
 
   requestLogger (id: string, level: string | undefined, serializers?: Record<string, (value: any) => unknown>): Logger {
@@ -101,6 +122,8 @@ export class Dispatcher implements RequestEnv {
 
   /** No route matches: the 404 route of the URL's prefix. */
   private notFound (req: IncomingMessage, res: ServerResponse): void {
+    const trace = this.pendingTrace
+    if (trace !== null) { this.pendingTrace = null; endRouting(trace, null) }
     if (this.closing && this.answeredWhileClosing(res)) return
     if (!KNOWN_METHODS.has(req.method ?? '')) {
       // a method Node does not know (only HTTP/2 lets one through): no 404 route covers it;
@@ -114,8 +137,9 @@ export class Dispatcher implements RequestEnv {
     const q = url.indexOf('?')
     // an application's querystring parser still sees every request
     const query = q === -1 ? {} : (this.options.querystringParser ?? parseQuery)(url.slice(q + 1))
-    if (entry.plain) { answerPlainNotFound(entry.route, req, res); return }
-    handleRequest(entry.route, req, res, {}, query)
+    // a traced request takes the full path: its request and reply are published
+    if (entry.plain && trace === null) { answerPlainNotFound(entry.route, req, res); return }
+    handleRequest(entry.route, req, res, {}, query, trace)
   }
 
   private badUrl (path: string, req: IncomingMessage, res: ServerResponse): void {

@@ -1,0 +1,92 @@
+// Runs @fastify/otel's own test suite (its npm tarball's test/ files, unchanged) against trellis and
+// against the real fastify@4.29.1, side by side, as the plugin's own `test:v4` script runs it against
+// Fastify 4: `node --test` over test/*.test.{js,mjs}, with `require('fastify')` (and FASTIFY_VERSION)
+// resolving to the target. Nothing it downloads is committed: the tarball and its test dependencies
+// (the ranges of its own devDependencies) go to the gitignored conformance/.work/fastify-otel/.
+//
+//   node scripts/fastify-otel-suite.mjs            both targets (trellis needs `npm run build`)
+//   node scripts/fastify-otel-suite.mjs trellis    one target (trellis | fastify)
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const VERSION = '0.21.2'
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const work = join(root, 'conformance', '.work', 'fastify-otel')
+const pkgDir = join(work, 'package')
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+// what the test files require, from the tarball's own devDependencies (fastify itself is the target)
+const TEST_DEPS = [
+  '@opentelemetry/context-async-hooks', '@opentelemetry/instrumentation-http', '@opentelemetry/propagator-jaeger',
+  '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node', 'fastify-plugin'
+]
+
+function fetchSuite () {
+  if (existsSync(join(pkgDir, 'node_modules', '.installed'))) return
+  mkdirSync(work, { recursive: true })
+  const tgz = execFileSync(npm, ['pack', `@fastify/otel@${VERSION}`, '--silent'], { cwd: work, encoding: 'utf8' }).trim().split('\n').pop()
+  execFileSync('tar', ['xzf', tgz], { cwd: work })
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
+  const wanted = [
+    ...Object.entries(pkg.dependencies),
+    ...Object.entries(pkg.peerDependencies),
+    ...TEST_DEPS.map((name) => [name, pkg.devDependencies[name]]),
+    // sdk.test.js requires these; they come with the SDK the plugin's own devDependencies pull in
+    ['@opentelemetry/sdk-node', '*'], ['@opentelemetry/resources', '*'],
+    ['fastify429', 'npm:fastify@4.29.1']
+  ].map(([name, range]) => `${name}@${range}`)
+  // a package.json of its own for the install (the tarball's lists eslint, c8, fastify 5, ...)
+  writeFileSync(join(pkgDir, 'package.json'), JSON.stringify({ ...pkg, devDependencies: {}, scripts: {} }, null, 2))
+  execFileSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...wanted], { cwd: pkgDir, stdio: 'inherit' })
+  writeFileSync(join(pkgDir, 'node_modules', '.installed'), VERSION)
+}
+
+function targetPath (name) {
+  if (name === 'trellis') {
+    const entry = join(root, 'dist', 'entry', 'index.cjs')
+    if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` first')
+    return entry
+  }
+  return join(pkgDir, 'node_modules', 'fastify429', 'fastify.js')
+}
+
+/** Runs the suite on one target; returns { pass, fail, output }. */
+export function runSuite (name) {
+  fetchSuite()
+  const target = targetPath(name)
+  // `require('fastify')` from the suite resolves to the target
+  const hook = join(work, `resolve-${name}.cjs`)
+  writeFileSync(hook, `'use strict'
+const Module = require('node:module')
+const resolve = Module._resolveFilename
+Module._resolveFilename = function (request, ...rest) {
+  return resolve.call(this, request === 'fastify' ? ${JSON.stringify(target)} : request, ...rest)
+}
+`)
+  // a run started from a node:test file must report on its own (TAP), not to the parent's runner
+  const env = { ...process.env, FASTIFY_VERSION: 'fastify' }
+  delete env.NODE_TEST_CONTEXT
+  const files = readdirSync(join(pkgDir, 'test')).filter((f) => /\.test\.(c|m)?js$/.test(f)).map((f) => join('test', f))
+  // the suite must really run on the target: check what `require('fastify')` gives under the hook
+  const loaded = execFileSync(process.execPath, ['--require', hook, '-e', "process.stdout.write(require.resolve('fastify'))"], { cwd: pkgDir, encoding: 'utf8' })
+  if (loaded !== target) throw new Error(`require('fastify') resolves to ${loaded}, not ${target}`)
+  const result = spawnSync(process.execPath, ['--require', hook, '--test', '--test-reporter=tap', ...files], {
+    cwd: pkgDir, encoding: 'utf8', env, timeout: 300_000
+  })
+  const output = result.stdout + result.stderr
+  const count = (label) => Number((output.match(new RegExp(`^# ${label} (\\d+)$`, 'm')) ?? [])[1] ?? NaN)
+  return { pass: count('pass'), fail: count('fail'), tests: count('tests'), output }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const targets = process.argv.length > 2 ? process.argv.slice(2) : ['trellis', 'fastify']
+  const rows = []
+  for (const name of targets) {
+    const r = runSuite(name)
+    if (r.fail > 0 || process.env.VERBOSE === '1') console.log(r.output.split('\n').filter((l) => /^\s*not ok|^# (tests|pass|fail)/.test(l)).join('\n'))
+    rows.push(`| ${name === 'trellis' ? 'trellis' : 'fastify@4.29.1'} | ${r.tests} | ${r.pass} | ${r.fail} |`)
+  }
+  console.log(`@fastify/otel@${VERSION} test suite (node --test test/*.test.{js,mjs})\n\n| target | tests | pass | fail |\n|---|---|---|---|\n${rows.join('\n')}`)
+}

@@ -1,0 +1,153 @@
+/**
+ * The request path's diagnostics channels (docs/observability.md): Fastify's
+ * `tracing:fastify.request.handler` and trellis's own `tracing:trellis.request` and
+ * `tracing:trellis.request.<phase>`. Whether a request is traced is decided once, when it reaches the
+ * router (`tracingActive`); an untraced request never reaches this file again (its reply's `trace`
+ * stays null), so a channel without subscribers costs no allocation and no closure.
+ */
+import diagnosticsChannel, { type TracingChannel } from 'node:diagnostics_channel'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestBase } from './request'
+import type { ReplyBase } from './reply'
+import type { RouteContext } from './route-context'
+
+type Channel = TracingChannel<object, object>
+
+/** Fastify's handler channel (5.x): start, end, asyncStart, asyncEnd, error around the route handler. */
+export const handlerChannel: Channel = diagnosticsChannel.tracingChannel('fastify.request.handler')
+/** The whole request, from the route found to the response finished (or the connection closed). */
+export const requestChannel: Channel = diagnosticsChannel.tracingChannel('trellis.request')
+
+/** The phases published on `tracing:trellis.request.<phase>`, in the order a request runs them. */
+export const PHASES = [
+  'routing', 'onRequest', 'preParsing', 'parsing', 'preValidation', 'validation', 'preHandler',
+  'preSerialization', 'serialization', 'onSend', 'onError', 'write', 'onResponse'
+] as const
+export type Phase = typeof PHASES[number]
+
+export const phaseChannels: Record<Phase, Channel> = {
+  routing: diagnosticsChannel.tracingChannel('trellis.request.routing'),
+  onRequest: diagnosticsChannel.tracingChannel('trellis.request.onRequest'),
+  preParsing: diagnosticsChannel.tracingChannel('trellis.request.preParsing'),
+  parsing: diagnosticsChannel.tracingChannel('trellis.request.parsing'),
+  preValidation: diagnosticsChannel.tracingChannel('trellis.request.preValidation'),
+  validation: diagnosticsChannel.tracingChannel('trellis.request.validation'),
+  preHandler: diagnosticsChannel.tracingChannel('trellis.request.preHandler'),
+  preSerialization: diagnosticsChannel.tracingChannel('trellis.request.preSerialization'),
+  serialization: diagnosticsChannel.tracingChannel('trellis.request.serialization'),
+  onSend: diagnosticsChannel.tracingChannel('trellis.request.onSend'),
+  onError: diagnosticsChannel.tracingChannel('trellis.request.onError'),
+  write: diagnosticsChannel.tracingChannel('trellis.request.write'),
+  onResponse: diagnosticsChannel.tracingChannel('trellis.request.onResponse')
+}
+
+const p = phaseChannels
+const handlerStart = handlerChannel.start
+const requestStart = requestChannel.start
+
+/**
+ * The one check per request: does anything listen on any request channel? Fastify's handler channel
+ * counts with any of its five events (as Fastify's own check); a trellis channel with its `start`.
+ */
+export function tracingActive (): boolean {
+  return handlerChannel.hasSubscribers || requestStart.hasSubscribers || p.routing.start.hasSubscribers ||
+    p.onRequest.start.hasSubscribers || p.preParsing.start.hasSubscribers || p.parsing.start.hasSubscribers ||
+    p.preValidation.start.hasSubscribers || p.validation.start.hasSubscribers || p.preHandler.start.hasSubscribers ||
+    p.preSerialization.start.hasSubscribers || p.serialization.start.hasSubscribers || p.onSend.start.hasSubscribers ||
+    p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers
+}
+
+/** `{ url, method }` of a route as Fastify's handler channel gives it; null for a 404 route. */
+export interface RouteInfo { url: string | undefined; method: string | string[] | undefined }
+
+export interface RoutingMessage { req: IncomingMessage; res: ServerResponse; server: unknown; route: RouteInfo | null }
+export interface RequestMessage { request: RequestBase; reply: ReplyBase; route: RouteInfo | null; error?: unknown }
+export interface PhaseMessage { request: RequestBase; reply: ReplyBase; phase: Phase; error?: unknown }
+export interface HandlerMessage { request: RequestBase; reply: ReplyBase; async: boolean; route: RouteInfo; error?: unknown }
+
+/** The state of one traced request (on `reply.trace`). */
+export class RequestTrace {
+  readonly routing: RoutingMessage
+  routingOpen = true
+  request: RequestMessage | null = null
+  /** The phase running now (at most one: phases follow one another). */
+  phase: PhaseMessage | null = null
+  failed = false
+  finished = false
+
+  constructor (req: IncomingMessage, res: ServerResponse, server: unknown) {
+    this.routing = { req, res, server, route: null }
+    p.routing.start.publish(this.routing)
+  }
+}
+
+export function routeInfo (route: RouteContext): RouteInfo | null {
+  if (route.is404) return null
+  return { url: route.config.url, method: route.config.method }
+}
+
+/** The router has answered: the route found (null: none, or no route took the request). */
+export function endRouting (trace: RequestTrace, route: RouteContext | null): void {
+  if (!trace.routingOpen) return
+  trace.routingOpen = false
+  if (route !== null) trace.routing.route = routeInfo(route)
+  p.routing.end.publish(trace.routing)
+}
+
+/**
+ * Starts the request's own channel and runs `run` inside its `start.runStores` (a subscriber's
+ * bound AsyncLocalStorage holds for the synchronous part of the request and what it schedules).
+ * The request ends when its response finishes or its connection closes.
+ */
+export function runTracedRequest<A extends unknown[]> (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: (...args: A) => void, ...args: A): void {
+  reply.trace = trace
+  const message: RequestMessage = { request, reply, route: routeInfo(route) }
+  trace.request = message
+  const res = reply.raw
+  const finish = (): void => {
+    res.removeListener('finish', finish)
+    res.removeListener('close', finish)
+    endRequest(trace)
+  }
+  res.on('finish', finish)
+  res.on('close', finish)
+  requestStart.runStores(message, run, undefined, ...args)
+}
+
+function endRequest (trace: RequestTrace): void {
+  if (trace.finished) return
+  trace.finished = true
+  closePhase(trace, null)
+  if (trace.request !== null) requestChannel.end.publish(trace.request)
+}
+
+/** A phase begins (the one before it, if still open, ends: it answered without going on). */
+export function openPhase (trace: RequestTrace, phase: Phase, request: RequestBase, reply: ReplyBase): void {
+  if (trace.phase !== null) closePhase(trace, null)
+  const message: PhaseMessage = { request, reply, phase }
+  trace.phase = message
+  p[phase].start.publish(message)
+}
+
+/** The running phase ends; with `error` when it failed (published on its `error` first). */
+export function closePhase (trace: RequestTrace, error: unknown): void {
+  const message = trace.phase
+  if (message === null) return
+  trace.phase = null
+  const channel = p[message.phase]
+  if (error !== null && error !== undefined) {
+    message.error = error
+    channel.error.publish(message)
+  }
+  channel.end.publish(message)
+}
+
+/** The request met an error on its way to the error handlers: published once, on `tracing:trellis.request:error`. */
+export function requestFailed (trace: RequestTrace, error: unknown): void {
+  if (trace.failed || trace.request === null) return
+  trace.failed = true
+  trace.request.error = error
+  requestChannel.error.publish(trace.request)
+}
+
+export { handlerStart }

@@ -1,0 +1,368 @@
+/**
+ * `trellis/otel`: OpenTelemetry spans and metrics from the request path's diagnostics channels
+ * (docs/observability.md). It uses `@opentelemetry/api` only; the application starts the SDK and its
+ * exporters, as with any OpenTelemetry setup, before it registers the plugin:
+ *
+ *   import otel from 'trellis/otel'
+ *   await app.register(otel)                     // one SERVER span per request
+ *   await app.register(otel, { phaseSpans: true }) // plus a child span per phase of the request path
+ *
+ * Spans follow the stable HTTP semantic conventions for servers, as the OpenTelemetry JavaScript
+ * SIG's HTTP instrumentation writes them: name `GET /users/:id` (the method alone without a route),
+ * kind SERVER (or a child of the `node:http` instrumentation's span when that one is on), attributes
+ * `http.request.method`, `http.route`, `http.response.status_code`, `url.path`, `url.query`,
+ * `url.scheme`, `server.address`, `server.port`, `client.address`, `network.protocol.version`,
+ * `user_agent.original`, status ERROR for 5xx only, and the `http.server.request.duration` histogram
+ * (seconds). `traceparent`/`tracestate` (or whatever propagator the SDK set) are read from the request.
+ * With pino (the default logger), each log line of a traced request carries `trace_id`, `span_id`
+ * and `trace_flags`.
+ */
+import diagnosticsChannel from 'node:diagnostics_channel'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { IncomingMessage } from 'node:http'
+import {
+  context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode,
+  type Attributes, type Context, type Histogram, type MeterProvider, type Span, type TracerProvider, type Tracer
+} from '@opentelemetry/api'
+import pino from 'pino'
+import plugin from './plugin'
+import { VERSION } from './base/version'
+import { PHASES, type HandlerMessage, type PhaseMessage, type RequestMessage, type RoutingMessage } from './lifecycle/tracing'
+import type { RequestBase } from './lifecycle/request'
+import type { ReplyBase } from './lifecycle/reply'
+
+export interface OtelOptions {
+  /** A child span per phase of the request path (routing, each hook phase, parsing, validation, handler, serialization, write). Default false: one span per request. */
+  phaseSpans?: boolean
+  /** The tracer provider; default: the global one (what the SDK registered). */
+  tracerProvider?: TracerProvider
+  /** The meter provider of `http.server.request.duration`; default: the global one. */
+  meterProvider?: MeterProvider
+  /** `trace_id`, `span_id` and `trace_flags` in every log line of a traced request (pino mixin). Default true. */
+  logCorrelation?: boolean
+  /** Requests for which this returns true get no span and no measurement. */
+  ignore?: (request: IncomingMessage) => boolean
+}
+
+const SCOPE = 'trellis'
+/** The explicit buckets of the HTTP semantic conventions for http.server.request.duration (seconds). */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'QUERY'])
+
+/** One traced request. */
+interface Live {
+  span: Span
+  ctx: Context
+  /** performance.now() when routing began. */
+  begun: number
+  attributes: Attributes
+  route: string | undefined
+  error: unknown
+  phase: Span | null
+  handler: Span | null
+  ended: boolean
+}
+
+const channel = (name: string): diagnosticsChannel.TracingChannel<object, object> => diagnosticsChannel.tracingChannel(name)
+
+function epochMs (now: number): number { return performance.timeOrigin + now }
+
+/** The AsyncLocalStorage of the SDK's context manager (AsyncLocalStorageContextManager), so a channel's runStores can make a span current. */
+function contextStorage (): AsyncLocalStorage<Context> | null {
+  const manager = (context as unknown as { _getContextManager?: () => unknown })._getContextManager?.()
+  const storage = (manager as { _asyncLocalStorage?: unknown } | undefined)?._asyncLocalStorage
+  return storage instanceof AsyncLocalStorage ? storage as AsyncLocalStorage<Context> : null
+}
+
+function hostAndPort (host: string | undefined, secure: boolean): { address?: string, port?: number } {
+  if (host === undefined || host === '') return {}
+  let address = host
+  let port: string | undefined
+  if (host.startsWith('[')) {
+    const close = host.indexOf(']')
+    address = host.slice(1, close === -1 ? undefined : close)
+    if (close !== -1 && host[close + 1] === ':') port = host.slice(close + 2)
+  } else {
+    const colon = host.lastIndexOf(':')
+    if (colon !== -1) { address = host.slice(0, colon); port = host.slice(colon + 1) }
+  }
+  const n = port === undefined ? (secure ? 443 : 80) : Number(port)
+  return Number.isInteger(n) && n > 0 && n < 65536 ? { address, port: n } : { address }
+}
+
+function requestAttributes (req: IncomingMessage, request: RequestBase): Attributes {
+  const method = req.method ?? 'GET'
+  const url = req.url ?? '/'
+  const q = url.indexOf('?')
+  const scheme = request.protocol ?? 'http'
+  const attributes: Attributes = {
+    'http.request.method': KNOWN_METHODS.has(method) ? method : '_OTHER',
+    'url.path': q === -1 ? url : url.slice(0, q),
+    'url.scheme': scheme,
+    'network.protocol.version': req.httpVersion
+  }
+  if (!KNOWN_METHODS.has(method)) attributes['http.request.method_original'] = method
+  if (q !== -1) attributes['url.query'] = url.slice(q + 1)
+  const host = req.headers[':authority'] ?? req.headers.host
+  const { address, port } = hostAndPort(Array.isArray(host) ? host[0] : host, scheme === 'https')
+  if (address !== undefined) attributes['server.address'] = address
+  if (port !== undefined) attributes['server.port'] = port
+  const client = request.ip
+  if (client !== undefined) attributes['client.address'] = client
+  const peer = req.socket?.remoteAddress
+  if (peer !== undefined) attributes['network.peer.address'] = peer
+  const agent = req.headers['user-agent']
+  if (agent !== undefined) attributes['user_agent.original'] = agent
+  return attributes
+}
+
+function errorType (error: unknown): string | undefined {
+  if (error === null || error === undefined) return undefined
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && code !== '') return code
+  const name = (error as { constructor?: { name?: unknown } }).constructor?.name
+  return typeof name === 'string' && name !== '' && name !== 'Object' ? name : '_OTHER'
+}
+
+function asException (error: unknown): Error | string {
+  if (error instanceof Error) return error
+  return String(error)
+}
+
+async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
+  const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION)
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION)
+  const duration: Histogram = meter.createHistogram('http.server.request.duration', {
+    description: 'Duration of HTTP server requests.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS }
+  })
+  const phaseSpans = options.phaseSpans === true
+  const ignore = options.ignore
+  const root = app
+  // per-request state on the request's own objects under a symbol of this registration (a WeakMap
+  // keyed by short-lived objects makes every scavenge walk its entries)
+  const kState = Symbol('trellis.otel')
+  interface Begun { at: number, parent: Context, routingEnd: number }
+  const begun = {
+    get: (req: IncomingMessage): Begun | undefined => (req as unknown as Record<symbol, Begun | undefined>)[kState],
+    set: (req: IncomingMessage, value: Begun | undefined): void => { (req as unknown as Record<symbol, Begun | undefined>)[kState] = value }
+  }
+  const live = {
+    get: (reply: ReplyBase): Live | undefined => (reply as unknown as Record<symbol, Live | undefined>)[kState],
+    set: (reply: ReplyBase, value: Live): void => { (reply as unknown as Record<symbol, Live | undefined>)[kState] = value }
+  }
+  const byLogger = {
+    get: (logger: object): Live | undefined => Object.prototype.hasOwnProperty.call(logger, kState) ? (logger as Record<symbol, Live | undefined>)[kState] : undefined,
+    set: (logger: object, value: Live): void => { (logger as Record<symbol, Live | undefined>)[kState] = value }
+  }
+
+  const ours = (server: unknown): boolean => server === root || (server !== null && typeof server === 'object' && Object.prototype.isPrototypeOf.call(server, root))
+
+  const onRoutingStart = (message: unknown): void => {
+    const { req, server } = message as RoutingMessage
+    if (!ours(server) || (ignore !== undefined && ignore(req))) return
+    begun.set(req, { at: performance.now(), parent: context.active(), routingEnd: 0 })
+  }
+  const onRoutingEnd = (message: unknown): void => {
+    const entry = begun.get((message as RoutingMessage).req)
+    if (entry !== undefined) entry.routingEnd = performance.now()
+  }
+
+  /** The request's span, made once (from the store transform or from the start subscriber, whichever runs first). */
+  const begin = (message: RequestMessage): Live | undefined => {
+    const { request, reply } = message
+    const found = live.get(reply)
+    if (found !== undefined) return found
+    const req = request.raw
+    const entry = begun.get(req)
+    if (entry === undefined) return undefined
+    begun.set(req, undefined)
+    const attributes = requestAttributes(req, request)
+    const route = message.route?.url
+    if (route !== undefined) attributes['http.route'] = route
+    const method = attributes['http.request.method'] as string
+    const name = route === undefined ? method : `${method} ${route}`
+    const inherited = trace.getSpan(entry.parent)
+    // the node:http instrumentation's span is current when the request arrives: ours is its child
+    const parent = inherited !== undefined ? entry.parent : propagation.extract(ROOT_CONTEXT, req.headers)
+    if (inherited !== undefined && route !== undefined) {
+      inherited.setAttribute('http.route', route)
+      inherited.updateName(name)
+    }
+    const span = tracer.startSpan(name, {
+      kind: inherited !== undefined ? SpanKind.INTERNAL : SpanKind.SERVER,
+      attributes,
+      startTime: epochMs(entry.at)
+    }, parent)
+    const ctx = trace.setSpan(parent, span)
+    const state: Live = { span, ctx, begun: entry.at, attributes, route, error: undefined, phase: null, handler: null, ended: false }
+    live.set(reply, state)
+    if (request.log !== app.log) byLogger.set(request.log, state)
+    if (phaseSpans) tracer.startSpan('routing', { startTime: epochMs(entry.at), attributes: { 'trellis.phase': 'routing' } }, ctx).end(epochMs(entry.routingEnd === 0 ? performance.now() : entry.routingEnd))
+    return state
+  }
+
+  const onRequestStart = (message: unknown): void => { begin(message as RequestMessage) }
+  const onRequestError = (message: unknown): void => {
+    const { reply, error } = message as RequestMessage
+    const state = live.get(reply)
+    if (state === undefined) return
+    state.error = error
+    state.span.recordException(asException(error))
+  }
+  const onRequestEnd = (message: unknown): void => {
+    const { reply } = message as RequestMessage
+    const state = live.get(reply)
+    // a handler or phase still running (a response written from inside it) ends after the request
+    if (state === undefined || state.ended) return
+    state.ended = true
+    const now = performance.now()
+    const status = reply.raw.statusCode
+    const span = state.span
+    span.setAttribute('http.response.status_code', status)
+    const metric: Attributes = {
+      'http.request.method': state.attributes['http.request.method'],
+      'url.scheme': state.attributes['url.scheme'],
+      'network.protocol.version': state.attributes['network.protocol.version'],
+      'http.response.status_code': status
+    }
+    if (state.route !== undefined) metric['http.route'] = state.route
+    if (status >= 500) {
+      const type = errorType(state.error) ?? String(status)
+      span.setAttribute('error.type', type)
+      metric['error.type'] = type
+      span.setStatus({ code: SpanStatusCode.ERROR, message: state.error instanceof Error ? state.error.message : undefined })
+    } else if (!reply.raw.writableEnded) {
+      // the connection closed before the response was complete
+      span.setAttribute('error.type', 'aborted')
+      metric['error.type'] = 'aborted'
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection' })
+    }
+    span.end(epochMs(now))
+    duration.record((now - state.begun) / 1000, metric)
+  }
+
+  const onHandlerStart = (message: unknown): void => {
+    if (!phaseSpans) return
+    const state = live.get((message as HandlerMessage).reply)
+    if (state === undefined || state.handler !== null) return
+    state.handler = tracer.startSpan('handler', { attributes: { 'trellis.phase': 'handler' } }, state.ctx)
+  }
+  const onHandlerError = (message: unknown): void => {
+    const state = live.get((message as HandlerMessage).reply)
+    if (state?.handler != null) state.handler.recordException(asException((message as HandlerMessage).error))
+  }
+  const onHandlerEnd = (message: unknown): void => {
+    const m = message as HandlerMessage
+    if (m.async) return
+    endHandler(m)
+  }
+  const endHandler = (message: unknown): void => {
+    const state = live.get((message as HandlerMessage).reply)
+    if (state?.handler == null) return
+    state.handler.end()
+    state.handler = null
+  }
+
+  const onPhaseStart = (message: unknown): void => {
+    const m = message as PhaseMessage
+    const state = live.get(m.reply)
+    if (state === undefined) return
+    if (state.phase !== null) state.phase.end()
+    state.phase = tracer.startSpan(m.phase, { attributes: { 'trellis.phase': m.phase } }, state.ctx)
+  }
+  const onPhaseError = (message: unknown): void => {
+    const m = message as PhaseMessage
+    const state = live.get(m.reply)
+    if (state?.phase != null) state.phase.recordException(asException(m.error))
+  }
+  const onPhaseEnd = (message: unknown): void => {
+    const state = live.get((message as PhaseMessage).reply)
+    if (state?.phase == null) return
+    state.phase.end()
+    state.phase = null
+  }
+
+  const subscriptions: Array<[string, (message: unknown) => void]> = [
+    ['tracing:trellis.request.routing:start', onRoutingStart],
+    ['tracing:trellis.request.routing:end', onRoutingEnd],
+    ['tracing:trellis.request:start', onRequestStart],
+    ['tracing:trellis.request:error', onRequestError],
+    ['tracing:trellis.request:end', onRequestEnd]
+  ]
+  if (phaseSpans) {
+    subscriptions.push(
+      ['tracing:fastify.request.handler:start', onHandlerStart],
+      ['tracing:fastify.request.handler:error', onHandlerError],
+      ['tracing:fastify.request.handler:end', onHandlerEnd],
+      ['tracing:fastify.request.handler:asyncEnd', endHandler]
+    )
+    for (const phase of PHASES) {
+      if (phase === 'routing') continue
+      subscriptions.push(
+        [`tracing:trellis.request.${phase}:start`, onPhaseStart],
+        [`tracing:trellis.request.${phase}:error`, onPhaseError],
+        [`tracing:trellis.request.${phase}:end`, onPhaseEnd]
+      )
+    }
+  }
+  for (const [name, fn] of subscriptions) diagnosticsChannel.subscribe(name, fn)
+
+  // the request's span is current in its hooks and handler (with the SDK's AsyncLocalStorage context manager)
+  const storage = contextStorage()
+  const requestStart = channel('trellis.request').start
+  const handlerStart = channel('fastify.request.handler').start
+  const toRequestContext = (message: unknown): Context => begin(message as RequestMessage)?.ctx ?? context.active()
+  const toHandlerContext = (message: unknown): Context => {
+    const state = live.get((message as HandlerMessage).reply)
+    if (state === undefined) return context.active()
+    if (phaseSpans) onHandlerStart(message)
+    return state.handler !== null ? trace.setSpan(state.ctx, state.handler) : state.ctx
+  }
+  if (storage !== null) {
+    requestStart.bindStore(storage, toRequestContext)
+    handlerStart.bindStore(storage, toHandlerContext)
+  } else {
+    diag.warn('trellis/otel: the context manager is not AsyncLocalStorage-based; spans are made but not current in handlers')
+  }
+
+  const restoreLogger = options.logCorrelation === false ? null : correlateLogs(app.log, (logger) => byLogger.get(logger)?.span ?? trace.getSpan(context.active()))
+
+  app.addHook('onClose', (_instance: unknown, done: () => void) => {
+    for (const [name, fn] of subscriptions) diagnosticsChannel.unsubscribe(name, fn)
+    if (storage !== null) {
+      requestStart.unbindStore(storage)
+      handlerStart.unbindStore(storage)
+    }
+    if (restoreLogger !== null) restoreLogger()
+    done()
+  })
+}
+
+/**
+ * Adds trace_id, span_id and trace_flags to every log line of a pino logger (and its children) that
+ * has a span: a mixin, composed with the logger's own. Returns the function that restores it.
+ */
+function correlateLogs (log: any, spanOf: (logger: object) => Span | undefined): (() => void) | null {
+  const key = pino.symbols.mixinSym
+  if (log === null || typeof log !== 'object' || !(key in log)) return null
+  const previous = log[key] as ((obj: object, level: number, logger: object) => object) | undefined
+  const hadOwn = Object.prototype.hasOwnProperty.call(log, key)
+  log[key] = function traceMixin (this: unknown, obj: object, level: number, logger: object): object {
+    const own = previous !== undefined ? previous.call(this, obj, level, logger) : undefined
+    const span = spanOf(logger)
+    if (span === undefined) return own ?? {}
+    const ids = span.spanContext()
+    return { ...own, trace_id: ids.traceId, span_id: ids.spanId, trace_flags: `0${ids.traceFlags.toString(16)}` }
+  }
+  return () => {
+    if (hadOwn) log[key] = previous
+    else delete log[key]
+  }
+}
+
+const otel = plugin(otelPlugin, { fastify: '4.x', name: 'trellis-otel' })
+
+export { otel }
+export default otel
