@@ -135,7 +135,7 @@ async function checkSuite () {
     }
   }
   const passed = results.reduce((a, r) => a + r.passed, 0)
-  log(`[ratchet] ${files.length} files, ${passed} assertions passed, ${regressions.length} regressions, ` +
+  log(`[ratchet] ${files.length} files, ${passed} ${SUITE.runner === 'node:test' ? 'tests' : 'assertions'} passed, ${regressions.length} regressions, ` +
     `${((Date.now() - started) / 1000).toFixed(0)}s`)
   if (args.update) {
     const total = saveRatchet(ratchet)
