@@ -1,10 +1,11 @@
-// Shared machinery for the Fastify conformance harness (issue 5: fastify@4.3.0; issue 14: 4.29.1).
+// Shared machinery for the Fastify conformance harness (fastify@4.3.0, 4.29.1 and 5.12.8).
 //
 // Lays out a scratch copy of a Fastify release's own test suite under conformance/.work/<target>/
-// (4.3.0) or conformance/.work/v4.29/<target>/ (4.29.1), installs the suite's test dependencies
-// once beside it, runs test files with plain `node` (tap 16 prints raw TAP when a test file is run
-// directly) and counts assertion points in the TAP output. The suites are described in suites.mjs;
-// functions here take a suite (default: 4.3.0).
+// (4.3.0) or conformance/.work/v<x.y>/<target>/ (4.29.1, 5.12.8), installs the suite's test
+// dependencies once beside it, runs test files with plain `node` (tap 16 prints raw TAP when a test
+// file is run directly; node:test files run with the TAP reporter) and counts points in the TAP
+// output: assertion points for tap suites, tests for node:test suites. The suites are described in
+// suites.mjs; functions here take a suite (default: 4.3.0).
 //
 // Nothing from fastify is ever copied into the repository: the scratch dir is gitignored.
 import { spawn, spawnSync } from 'node:child_process'
@@ -30,6 +31,17 @@ export const TEST_DEPS = SUITES['4.3'].testDeps
 export const RUNTIME_PINS = SUITES['4.3'].runtimePins
 export { SUITES, suiteOf }
 export const TRELLIS_ENTRY = join(ROOT, 'dist', 'entry', 'index.cjs')
+
+/**
+ * The trellis factory module a suite runs against, relative to the repository: `override` (the
+ * `--entry=` option of run.mjs / ratchet.mjs) when given, else the first of the suite's `entries`
+ * that the build has (5.12: dist/entry/v5.cjs, else dist/entry/index.cjs), else dist/entry/index.cjs.
+ */
+export function trellisEntry (suite = SUITES['4.3'], override) {
+  if (override && override !== true) return relative(ROOT, join(ROOT, String(override)))
+  for (const rel of suite.entries || []) if (existsSync(join(ROOT, rel))) return rel
+  return (suite.entries && suite.entries[suite.entries.length - 1]) || 'dist/entry/index.cjs'
+}
 export const TRELLIS_LIB_COMPAT = join(ROOT, 'dist', 'lib', 'compat', 'fastify-lib')
 // Node flags the suite runs with (fastify's .taprc: `node-arg: --allow-natives-syntax`,
 // same-shape.test.js uses %HaveSameMap).
@@ -40,9 +52,12 @@ export const NODE_ARGS = ['--allow-natives-syntax']
 
 function log (...a) { process.stderr.write(a.join(' ') + '\n') }
 
-/** Installs the suite's test deps into its work dir's node_modules, skipped when unchanged. */
-export function ensureDeps ({ force = false, suite = SUITES['4.3'] } = {}) {
-  if (suite.fetch) suite.fetch()
+/**
+ * Fetches a packed suite (its runtime deps too when `runtimeDeps`: the ceiling target needs them) and
+ * installs the suite's test deps into its work dir's node_modules, skipped when unchanged.
+ */
+export function ensureDeps ({ force = false, suite = SUITES['4.3'], runtimeDeps = true } = {}) {
+  if (suite.fetch) suite.fetch({ runtimeDeps })
   const WORK = suite.work
   mkdirSync(WORK, { recursive: true })
   const pkg = {
@@ -55,7 +70,7 @@ export function ensureDeps ({ force = false, suite = SUITES['4.3'] } = {}) {
   const hash = createHash('sha256').update(text).digest('hex')
   const hashFile = join(WORK, '.deps-hash')
   const have = existsSync(hashFile) ? readFileSync(hashFile, 'utf8').trim() : ''
-  if (!force && have === hash && existsSync(join(WORK, 'node_modules', 'tap'))) return false
+  if (!force && have === hash && existsSync(join(WORK, 'node_modules', suite.installedMarker || 'tap'))) return false
   writeFileSync(join(WORK, 'package.json'), text)
   log('[conformance] installing suite test dependencies into conformance/.work (first run or changed) ...')
   const r = spawnSync('npm', [
@@ -98,12 +113,13 @@ const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
  * resolves trellis's own dependencies (the same ajv as the suite), not the suite's pinned ones.
  * Waits up to 2 min for a build in progress; checks that the copied entry loads.
  */
-export function snapshotTrellis () {
+export function snapshotTrellis (entryRel = 'dist/entry/index.cjs') {
   const snap = join(WORK, 'trellis-build' + SLOT)
+  const entry = join(ROOT, entryRel)
   for (let attempt = 0; ; attempt++) {
     const t0 = Date.now()
-    while (!existsSync(TRELLIS_ENTRY) && Date.now() - t0 < 120000) sleep(2000)
-    if (!existsSync(TRELLIS_ENTRY)) throw new Error(`${relative(ROOT, TRELLIS_ENTRY)} is missing: run \`npm run build\` first`)
+    while (!existsSync(entry) && Date.now() - t0 < 120000) sleep(2000)
+    if (!existsSync(entry)) throw new Error(`${entryRel} is missing: run \`npm run build\` first`)
     sleep(attempt ? 5000 : 0)
     rmSync(snap, { recursive: true, force: true })
     mkdirSync(snap, { recursive: true })
@@ -111,7 +127,7 @@ export function snapshotTrellis () {
       cpSync(join(ROOT, 'dist'), join(snap, 'dist'), { recursive: true })
       cpSync(join(ROOT, 'package.json'), join(snap, 'package.json'))
       link(join(ROOT, 'node_modules'), join(snap, 'node_modules'))
-      const r = spawnSync(process.execPath, ['-e', 'require(process.argv[1])', join(snap, 'dist', 'entry', 'index.cjs')],
+      const r = spawnSync(process.execPath, ['-e', 'require(process.argv[1])', join(snap, entryRel)],
         { encoding: 'utf8', timeout: 30000 })
       if (r.status === 0) return snap
       if (attempt >= 2) throw new Error('the trellis build does not load: ' + (r.stderr || '').trim().split('\n').slice(0, 6).join('\n'))
@@ -126,7 +142,7 @@ export function snapshotTrellis () {
  * lib/ and build/ (real ones for fastify, adapter for trellis), node_modules/fastify (shim so that
  * `require('fastify')` inside tests loads the target, not the repo's fastify@5 devDependency).
  */
-export function layout (target, suite = SUITES['4.3']) {
+export function layout (target, suite = SUITES['4.3'], { entry: entryOverride } = {}) {
   const SUITE_SRC = suite.src
   const WORK = suite.work
   if (!existsSync(join(SUITE_SRC, 'package.json'))) {
@@ -144,7 +160,10 @@ export function layout (target, suite = SUITES['4.3']) {
     link(join(SUITE_SRC, 'lib'), join(dir, 'lib'))
     link(join(SUITE_SRC, 'build'), join(dir, 'build'))
     cpSync(join(SUITE_SRC, 'package.json'), join(dir, 'package.json'))
-    if (suite.ajvFromPackage) {
+    if (suite.sharedDeps) {
+      const deps = JSON.parse(readFileSync(join(SUITE_SRC, 'package.json'), 'utf8')).dependencies || {}
+      writeSharedDepsHook(dir, suite, [...Object.keys(deps), 'ajv'], SUITE_SRC, `fastify@${suite.version}`)
+    } else if (suite.ajvFromPackage) {
       // fastify@4.29.1's own ajv (installed with its runtime deps) is the one its validator compiler
       // uses; the suite and the Ajv plugins (ajv-errors, ...) must load that same copy, as in a
       // fastify checkout (two copies fail with "Unexpected token ':'").
@@ -179,12 +198,17 @@ Module._resolveFilename = function (request, parent, isMain, options) {
 `)
     }
   } else if (target === 'trellis') {
-    const snap = snapshotTrellis()
-    const entry = join(snap, 'dist', 'entry', 'index.cjs')
+    const entryRel = trellisEntry(suite, entryOverride)
+    const snap = snapshotTrellis(entryRel)
+    const entry = join(snap, entryRel)
     const libCompat = join(snap, 'dist', 'lib', 'compat', 'fastify-lib')
     writeFileSync(join(dir, 'fastify.js'),
       "'use strict'\n// generated by conformance/harness.mjs: the suite's require('..') loads trellis\n" +
-      `module.exports = require(${JSON.stringify(relative(dir, entry))})\n`)
+      `module.exports = require(${JSON.stringify(relative(dir, entry))})\n` +
+      // ESM test files import this CommonJS file by path (`import { errorCodes } from '../../fastify.js'`);
+      // Node finds a CommonJS module's named exports by reading its source, so list the names the
+      // entry exports at run time in the form Node's reader recognises (never executed).
+      (suite.esmNames ? `0 && (module.exports = { ${entryExportNames(entry).map((k) => k + ': exports').join(', ')} })\n` : ''))
     // version: the Fastify interface version trellis reports as `fastify.version`
     // (build/version.test.js compares fastify.version with this file).
     writeFileSync(join(dir, 'package.json'), JSON.stringify({
@@ -204,6 +228,10 @@ Module._resolveFilename = function (request, parent, isMain, options) {
     }
     writeFileSync(join(dir, 'lib', 'README.txt'), 'Adapter generated by conformance/harness.mjs. Provided: ' +
       (provided.join(', ') || '(none)') + '\n')
+    if (suite.sharedDeps) {
+      const deps = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).dependencies || {}
+      writeSharedDepsHook(dir, suite, Object.keys(deps), ROOT, 'trellis')
+    }
   } else {
     throw new Error('unknown target ' + target)
   }
@@ -214,7 +242,44 @@ Module._resolveFilename = function (request, parent, isMain, options) {
   return dir
 }
 
+/**
+ * Suites with `sharedDeps` (5.12): in a fastify checkout the tests' `require('pino')`,
+ * `require('ajv')`, `require('find-my-way')`, ... load the very copies fastify itself runs on
+ * (conditional-pino.test.js looks pino up in require.cache; Ajv plugins need the same ajv). A
+ * preload hook gives the suite that: requests for the target's own runtime dependencies made from
+ * the suite's work dir (test files, the pinned test dependencies) resolve from the target's
+ * directory (fastify: the tarball with its installed dependencies; trellis: the repository).
+ * Requests from anywhere else (e.g. eslint in the repository's node_modules) are untouched.
+ */
+function writeSharedDepsHook (dir, suite, names, from, label) {
+  writeFileSync(join(dir, 'pin-runtime-deps.cjs'), `'use strict'
+// generated by conformance/harness.mjs: ${label}'s own runtime dependencies resolve from ${label}'s directory
+const Module = require('module')
+const scope = ${JSON.stringify(suite.work + '/')}
+const from = [${JSON.stringify(from)}]
+const names = new Set(${JSON.stringify(names.sort())})
+const resolve = Module._resolveFilename
+Module._resolveFilename = function (request, parent, isMain, options) {
+  const p = parent && parent.filename
+  if (p && p.startsWith(scope)) {
+    const parts = request.split('/')
+    const name = request.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+    if (names.has(name)) return resolve.call(this, request, parent, isMain, { paths: from })
+  }
+  return resolve.call(this, request, parent, isMain, options)
+}
+`)
+}
+
 /** The `fastify.version` a trellis build reports (read in a child process: the build is CommonJS). */
+/** The names a trellis entry exports (identifiers only), read in a child process. */
+function entryExportNames (entry) {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(JSON.stringify(Object.keys(require(process.argv[1]))))', entry],
+    { encoding: 'utf8', timeout: 30000 })
+  if (r.status !== 0) return []
+  return JSON.parse(r.stdout).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== '__esModule')
+}
+
 function trellisFastifyVersion (entry) {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(require(process.argv[1])().version)', entry],
     { encoding: 'utf8', timeout: 30000 })
@@ -224,10 +289,11 @@ function trellisFastifyVersion (entry) {
 // ---------------------------------------------------------------------------------------------
 // Test files
 
-/** In-scope files: test/**\/*.test.js minus the suite's excluded dirs (types, bundler; 4.29: internals). */
+/** In-scope files: test/**\/*.test.js (5.12: also *.test.mjs) minus the suite's excluded dirs (types, bundler; 4.29, 5.12: internals). */
 export function listFiles (suite = SUITES['4.3']) {
   const SUITE_SRC = suite.src
   const out = []
+  const exts = suite.extensions || ['.test.js']
   const walk = (d) => {
     for (const name of readdirSync(d)) {
       const full = join(d, name)
@@ -235,7 +301,7 @@ export function listFiles (suite = SUITES['4.3']) {
       if (statSync(full).isDirectory()) {
         if (suite.excludeDirs.includes(rel)) continue
         walk(full)
-      } else if (name.endsWith('.test.js')) out.push('test/' + rel)
+      } else if (exts.some((e) => name.endsWith(e))) out.push('test/' + rel)
     }
   }
   walk(join(SUITE_SRC, 'test'))
@@ -243,7 +309,7 @@ export function listFiles (suite = SUITES['4.3']) {
 }
 
 const INTERNAL_RE = [
-  /require\(\s*['"](\.\.\/)+(lib|build)\//, // ../lib/x, ../../lib/x, ../../build/x
+  /(require\(|import\(|from)\s*['"](\.\.\/)+(lib|build)\//, // ../lib/x, ../../lib/x, ../../build/x (CJS or ESM)
   /require\(\s*['"]\.\.?\/helper['"]\s*\)/, // test/helper.js reads internal symbols
   /proxyquire\(\s*['"](\.\.\/)+lib\// // stubs a lib/ module into the entry
 ]
@@ -256,9 +322,9 @@ export function isInternals (file, suite = SUITES['4.3']) {
     seen.add(abs)
     const src = readFileSync(abs, 'utf8')
     if (INTERNAL_RE.some((re) => re.test(src))) return true
-    for (const m of src.matchAll(/require\(\s*['"](\.\.?\/[^'"]+)['"]\s*\)/g)) {
+    for (const m of src.matchAll(/(?:require\(|import\(|from)\s*['"](\.\.?\/[^'"]+)['"]/g)) {
       let p = join(dirname(abs), m[1])
-      if (!p.endsWith('.js')) p += '.js'
+      if (!/\.m?js$/.test(p)) p += '.js'
       if (p.startsWith(join(SUITE_SRC, 'test')) && visit(p)) return true
     }
     return false
@@ -275,7 +341,7 @@ const AREAS = [
   ['errors', /500s|throw|reply-error|request-error|error-handler|wrapThenable/],
   ['plugins', /plugin|register|decorator|middleware|esm\/|\/als|^test\/als/],
   ['server/listen', /listen|close|Timeout|maxRequestsPerSocket|custom-http-server|https\/|http2\/(closing|plain|secure|missing)|fastify-instance|test\/options\.test|internals\/server|initialConfig|unsupported-httpversion/],
-  ['routing', /route|404s|get\.test|head\.test|delete\.test|patch\.test|put\.test|constrain|versioned|case-insensitive|allowUnsafeRegex|url-rewriting|chainable|pretty-print|http2\//],
+  ['routing', /route|404s|http-methods\/|get\.test|head\.test|delete\.test|patch\.test|put\.test|constrain|versioned|case-insensitive|allowUnsafeRegex|url-rewriting|chainable|pretty-print|http2\//],
   ['reply/request', /reply|request|stream|content-length|parser|bodyLimit|proto-poisoning|async-await|promises|handler-context|context-config|genReqId|trust-proxy|inject|handleRequest|contentTypeParser|noop-set/]
 ]
 export const AREA_ORDER = ['schema', 'validation', 'serialization', 'hooks', 'plugins', 'routing', 'errors',
@@ -348,6 +414,73 @@ export function countTap (text) {
   return res
 }
 
+/**
+ * Counts a node:test TAP stream (`node --test-reporter=tap <file>`) the way node's own summary does
+ * (`# pass`, `# fail`): every test point counts, parents of subtests included; suites (`describe`,
+ * YAML `type: 'suite'`) do not, except that a suite whose own body threw counts as one failure; `# SKIP` / `# TODO` points are neither passed nor failed; tests
+ * cancelled (by a parent's failure, or by the file being stopped) count as failed. The points are
+ * counted rather than the summary read, so a file stopped on timeout keeps what it printed.
+ * Failures are recorded as "test name: error message" from the YAML block.
+ */
+export function countNodeTest (text) {
+  const lines = text.split(/\r?\n/)
+  const res = { passed: 0, failed: 0, skipped: 0, todo: 0, failures: [] }
+  const pointRe = /^(\s*)(not ok|ok)\s+\d+(?:\s*-\s*)?(.*)$/
+  for (let i = 0; i < lines.length; i++) {
+    const m = pointRe.exec(lines[i])
+    if (!m) continue
+    const indent = m[1].length
+    const ok = m[2] === 'ok'
+    const rest = m[3]
+    // the YAML block that follows the point, if any
+    let isSuite = false
+    let error = ''
+    let failureType = ''
+    if (lines[i + 1] !== undefined && lines[i + 1].trim() === '---' && lines[i + 1].length - lines[i + 1].trimStart().length > indent) {
+      const yIndent = lines[i + 1].length - lines[i + 1].trimStart().length
+      let j = i + 2
+      for (; j < lines.length; j++) {
+        const l = lines[j]
+        if (l.trim() === '...' && l.length - l.trimStart().length === yIndent) break
+        if (l.length - l.trimStart().length !== yIndent) continue
+        const kv = /^\s*(type|error|failureType):\s*(.*)$/.exec(l)
+        if (!kv) continue
+        let v = kv[2].trim()
+        if (v === '|-' || v === '|' || v === '>-') {
+          // a block scalar: its first few non-empty lines (e.g. "Expected values to be strictly equal: 40 !== 100")
+          const block = []
+          for (let k = j + 1; k < lines.length && lines[k].length - lines[k].trimStart().length > yIndent; k++) {
+            if (lines[k].trim()) block.push(lines[k].trim())
+          }
+          v = block.slice(0, 4).join(' ')
+        }
+        v = v.replace(/^'(.*)'$/, '$1').replace(/''/g, "'")
+        if (kv[1] === 'type') isSuite = v === 'suite'
+        else if (kv[1] === 'error') error = v
+        else failureType = v
+      }
+      i = j
+    }
+    if (isSuite) {
+      // a describe() whose own body threw registered none of its tests: one failure, with its error
+      if (!ok && failureType && failureType !== 'subtestsFailed') {
+        res.failed++
+        if (res.failures.length < 20) res.failures.push((rest.trim() + (error ? ': ' + error : '')).slice(0, 300))
+      }
+      continue
+    }
+    if (/#\s*SKIP\b/i.test(rest)) { res.skipped++; continue }
+    if (/#\s*TODO\b/i.test(rest)) { res.todo++; continue }
+    if (ok) { res.passed++; continue }
+    res.failed++
+    // parents failing only because a subtest failed say nothing new; keep the subtest's message
+    if (res.failures.length < 20 && failureType !== 'subtestsFailed') {
+      res.failures.push((rest.trim() + (error ? ': ' + error : '')).slice(0, 300))
+    }
+  }
+  return res
+}
+
 // ---------------------------------------------------------------------------------------------
 // Running
 
@@ -367,11 +500,12 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
  * stallSec without any output) the group gets SIGTERM
  * (tap then prints its pending subtests as failures, so partial counts survive) and SIGKILL 5 s later.
  */
-export function runFile (dir, file, { timeoutSec = 60, stallSec = 30, keepOutput = false } = {}) {
+export function runFile (dir, file, { timeoutSec = 60, stallSec = 30, keepOutput = false, runner = 'tap' } = {}) {
   return new Promise((resolve) => {
     const started = Date.now()
     const preload = join(dir, 'pin-runtime-deps.cjs')
-    const nodeArgs = [...NODE_ARGS, ...(existsSync(preload) ? ['-r', preload] : [])]
+    const nodeTest = runner === 'node:test'
+    const nodeArgs = [...NODE_ARGS, ...(nodeTest ? ['--test-reporter=tap'] : []), ...(existsSync(preload) ? ['-r', preload] : [])]
     const child = spawn(process.execPath, [...nodeArgs, file], {
       cwd: dir,
       detached: true,
@@ -412,7 +546,7 @@ export function runFile (dir, file, { timeoutSec = 60, stallSec = 30, keepOutput
       // make sure nothing of the group lingers (servers left listening by a killed test)
       try { process.kill(-child.pid, 'SIGKILL') } catch {}
       active.delete(child.pid)
-      const counts = countTap(out)
+      const counts = nodeTest ? countNodeTest(out) : countTap(out)
       const r = {
         file,
         exitCode: code,
@@ -425,7 +559,9 @@ export function runFile (dir, file, { timeoutSec = 60, stallSec = 30, keepOutput
         skipped: counts.skipped,
         todo: counts.todo,
         firstFailures: counts.failures.slice(0, 5),
-        stderrTail: err.trim().split('\n').slice(-3).join('\n').slice(0, 600)
+        stderrTail: err.trim().split('\n').slice(-3).join('\n').slice(0, 600),
+        // the first error line on stderr: what stopped a file that fails while loading
+        stderrError: (err.split('\n').find((l) => /^\w*Error\b/.test(l)) || '').slice(0, 300) || undefined
       }
       r.ok = !timedOut && code === 0 && counts.failed === 0
       if (keepOutput) { r.stdout = out; r.stderr = err }
@@ -435,13 +571,13 @@ export function runFile (dir, file, { timeoutSec = 60, stallSec = 30, keepOutput
 }
 
 /** Runs files with bounded parallelism; onResult is called as each file finishes. */
-export async function runAll (dir, files, { jobs = 2, timeoutSec = 60, stallSec = 30, onResult } = {}) {
+export async function runAll (dir, files, { jobs = 2, timeoutSec = 60, stallSec = 30, runner = 'tap', onResult } = {}) {
   const results = new Array(files.length)
   let next = 0
   const worker = async () => {
     while (next < files.length) {
       const i = next++
-      results[i] = await runFile(dir, files[i], { timeoutSec, stallSec })
+      results[i] = await runFile(dir, files[i], { timeoutSec, stallSec, runner })
       if (onResult) onResult(results[i])
     }
   }

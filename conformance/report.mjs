@@ -1,8 +1,8 @@
-// Renders the "## Fastify 4.3.0 test suite" and "## Fastify 4.29.1 test suite" sections of
+// Renders the "## Fastify 4.3.0 test suite", "## Fastify 4.29.1 test suite" and "## Fastify 5.12.8 test suite" sections of
 // docs/compatibility.md from each suite's results (trellis) and baseline (the ceiling) JSON files
 // (names in suites.mjs). Only those sections are rewritten; every other section is left as it is.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { AREA_ORDER, CONF, ROOT, SUITES, areaOf, isInternals, listFiles } from './harness.mjs'
 
 const DOC = join(ROOT, 'docs', 'compatibility.md')
@@ -65,6 +65,7 @@ function pushPerFile (L, { files, internals, base, trellis, sum, version, areaPr
 
 export function renderSection (suite = SUITES['4.3']) {
   if (suite.id === '4.29') return renderSection429(suite)
+  if (suite.id === '5.12') return renderSection512(suite)
   const HEADING = suite.heading
   const trellis = load(suite.results)
   const base = load(suite.baseline)
@@ -125,9 +126,8 @@ export function renderSection (suite = SUITES['4.3']) {
   row('All in-scope files', all)
   row('Outside `test/internals/`, `test/build/`', top)
   L.push('')
-  L.push('The last row is the set the issue\'s figure refers to (real fastify@4.3.0: 5,029 assertions, 79 of 91 files ' +
-    'clean). The harness counts the table\'s numbers on this machine, with the same 12 files failing; the small ' +
-    'difference in assertions is not attributed (partial counts of files that hang depend on where they stop).', '')
+  L.push('The last row leaves out Fastify\'s private-class tests (`test/internals/`) and its build checks (`test/build/`). ' +
+    'Partial counts of files that hang depend on where they stop, so they can differ slightly from run to run.', '')
 
   if (base) {
     const failing = files.filter((f) => base.files[f] && !base.files[f].ok)
@@ -147,16 +147,24 @@ export function renderSection (suite = SUITES['4.3']) {
   return L.join('\n')
 }
 
-/** The 4.29.1 section: scope is test/** minus types, bundler and internals (as the issue measured). */
+/** The committed section of a suite whose tarball is not fetched (docs-only run on a fresh checkout). */
+function committedSection (suite) {
+  const text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : ''
+  const at = text.indexOf('\n' + suite.heading + '\n')
+  if (at < 0) return null
+  const rest = text.slice(at + 1); const m = /\n## /.exec(rest.slice(3))
+  return (m ? rest.slice(0, m.index + 3) : rest).trimEnd()
+}
+
+/** The 4.29.1 section: scope is test/** minus types, bundler and internals. */
 function renderSection429 (suite) {
   const trellis = load(suite.results)
   const base = load(suite.baseline)
   const notes = load(suite.notes) || {}
   if (!existsSync(join(suite.src, 'package.json'))) {
     // the tarball is not fetched (docs-only run on a fresh checkout): keep the committed section
-    const text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : ''
-    const at = text.indexOf('\n' + suite.heading + '\n')
-    if (at >= 0) { const rest = text.slice(at + 1); const m = /\n## /.exec(rest.slice(3)); return (m ? rest.slice(0, m.index + 3) : rest).trimEnd() }
+    const kept = committedSection(suite)
+    if (kept) return kept
   }
   const files = listFiles(suite)
   const internals = Object.fromEntries(files.map((f) => [f, isInternals(f, suite)]))
@@ -184,7 +192,7 @@ function renderSection429 (suite) {
     'per-content-type schemas, genReqId, web payloads, child logger factories, findRoute, async constraints, reply.code, maxRequestsPerSocket, …) ' +
     'plus the files with the most assertions per second, ' +
     `${Object.keys(readRatchet429()).length} files, about 100 s at 2 jobs on this (loaded) machine, beside the 4.3.0 ratchet's ~45 s. Add files with \`--suite=4.29 --update --add=…\`.`)
-  L.push('- **Ceiling:** 6,438 assertions here; the issue\'s measurement said 6,465 (its harness, not this one; the difference is not attributed). ' +
+  L.push(`- **Ceiling:** ${base ? num(sum(() => true).ceiling) : '—'} assertions on this machine. ` +
     'The suite\'s Ajv plugins and `require(\'ajv\')` resolve fastify@4.29.1\'s own ajv for the ceiling (a preload hook), trellis\'s for trellis.', '')
   L.push('### Totals (4.29.1)', '')
   L.push('| Set | Files | fastify@4.29.1 passed (files clean) | trellis passed (files clean) | trellis credited | % of ceiling | files fully credited |')
@@ -209,6 +217,149 @@ function renderSection429 (suite) {
   pushPerFile(L, { files, internals, base, trellis, sum, version: '4.29.1', areaPrefix: '4.29.1 ' })
   return L.join('\n')
 }
+
+/**
+ * The `lib/` (and `build/`) files of Fastify a test file requires, directly or through a local
+ * helper it requires: { file -> Set('lib/symbols', ...) }.
+ */
+export function libRequires (suite, files) {
+  const testDir = join(suite.src, 'test')
+  const cache = new Map()
+  const visit = (abs, seen) => {
+    if (cache.has(abs)) return cache.get(abs)
+    const out = new Set()
+    if (seen.has(abs) || !existsSync(abs)) return out
+    seen.add(abs)
+    const src = readFileSync(abs, 'utf8')
+    for (const m of src.matchAll(/(?:require\(|import\(|from|proxyquire\()\s*['"]((?:\.\.\/)+)((?:lib|build)\/[\w./-]+?)(?:\.js)?['"]/g)) {
+      const target = join(dirname(abs), m[1], m[2])
+      if (!target.startsWith(testDir)) out.add(m[2])
+    }
+    for (const m of src.matchAll(/(?:require\(|import\(|from)\s*['"](\.\.?\/[^'"]+)['"]/g)) {
+      let q = join(dirname(abs), m[1])
+      if (!/\.m?js$/.test(q)) q += '.js'
+      if (q.startsWith(testDir)) for (const x of visit(q, seen)) out.add(x)
+    }
+    cache.set(abs, out)
+    return out
+  }
+  return Object.fromEntries(files.map((f) => [f, visit(join(suite.src, f), new Set())]))
+}
+
+/** What the trellis build's lib/ adapter provides (dist/lib/compat/fastify-lib/*.js). */
+function adapterProvides () {
+  const dir = join(ROOT, 'dist', 'lib', 'compat', 'fastify-lib')
+  return new Set(existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.js')).map((n) => 'lib/' + n.slice(0, -3)) : [])
+}
+
+/** The 5.12.8 section: a node:test suite, counted in tests; scope minus types, bundler, internals, scripts. */
+function renderSection512 (suite) {
+  if (!existsSync(join(suite.src, 'package.json'))) {
+    const kept = committedSection(suite)
+    if (kept) return kept
+  }
+  const trellis = load(suite.results)
+  const base = load(suite.baseline)
+  const notes = load(suite.notes) || {}
+  const files = listFiles(suite)
+  const internals = Object.fromEntries(files.map((f) => [f, isInternals(f, suite)]))
+  const sum = summarizer(files, base, trellis)
+  const v = suite.version
+  const L = []
+  L.push(suite.heading, '')
+  L.push('<!-- Generated by `node conformance/run.mjs` (conformance/report.mjs); edit the generator or conformance/ceiling-notes-5.12.json, not this section. -->', '')
+  L.push(`fastify@${v} ships its node:test suite in its registry tarball. The harness fetches it with \`npm pack fastify@${v}\` into the ` +
+    `gitignored \`conformance/.work/fastify-${v}/\` (never committed), installs the suite's test dependencies into ` +
+    '`conformance/.work/v5.12/node_modules` at exact versions inside 5.12.8\'s own devDependency ranges with which the real ' +
+    `fastify@${v} passes every file here (undici 7.30.2, fastify-plugin 6.0.1, joi 18.3.2, @fastify/error 4.2.1, pino 9.14.0, …; ` +
+    'list in `conformance/suites.mjs`), and runs each file in its own process as `node --allow-natives-syntax --test-reporter=tap <file>`, ' +
+    'with `require(\'fastify\')`, `require(\'..\')` and `import \'../fastify.js\'` loading the target (for trellis a CommonJS file that ' +
+    're-exports the factory module and lists its export names so that ESM test files can import them by name) and `lib/<name>.js` re-exporting ' +
+    '`dist/lib/compat/fastify-lib/<name>.js` where trellis provides it (missing otherwise). ' +
+    '`node conformance/run.mjs --suite=5.12` runs trellis, `--target=fastify` the real fastify with its runtime dependencies as npm ' +
+    'resolves them (the ceiling, committed as `conformance/baseline-fastify-5.12.json`).', '')
+  L.push('- **trellis factory module:** `dist/entry/v5.cjs` when the build has it, else `dist/entry/index.cjs` (the v4 line); ' +
+    `\`--entry=<path>\` chooses another. These results: \`${trellis ? trellis.target.replace(/^trellis \((.*)\)$/, '$1') : '—'}\`.`)
+  L.push('- **Counting:** tests, as node\'s own summary counts them (`# pass` / `# fail`): every test point, parents of subtests included, ' +
+    '`describe` suites not; SKIP/TODO points are neither passed nor failed; cancelled tests (a failing parent, a file stopped on timeout) count ' +
+    'as failed. Credit rule as for 4.x: per file `min(trellis passed, fastify passed)`.')
+  L.push('- **Scope:** `test/**/*.test.js` and `*.test.mjs` (fastify\'s `.borp.yaml`) minus `test/types/**` (tstyche), `test/bundler/**`, ' +
+    '`test/internals/**` (Fastify\'s private classes) and `test/scripts/**` (checks the ecosystem page\'s links over the network): ' +
+    `${files.length} files; ${files.filter((f) => internals[f]).length} of them reach into \`lib/\`, \`build/\` or \`test/helper.js\` (which requires ` +
+    '`lib/symbols`) and are not *portable*.')
+  const opt = (d) => d
+    ? `node ${d.node}, timeout ${d.options.timeoutSec} s per file` +
+    (d.options.stallSec ? ` (${d.options.stallSec} s without output)` : '') + `, ${d.options.jobs} jobs, ${d.generatedAt.slice(0, 10)}`
+    : 'not run yet'
+  L.push(`- **Runs:** ceiling: ${opt(base)}; trellis: ${opt(trellis)}.`)
+  const ratchetDoc = existsSync(join(CONF, suite.ratchet)) ? JSON.parse(readFileSync(join(CONF, suite.ratchet), 'utf8')) : { files: {} }
+  const nRatchet = Object.keys(ratchetDoc.files || {}).length
+  L.push(`- **Ratchet:** \`conformance/${suite.ratchet}\`, checked by \`node conformance/ratchet.mjs\` (so by \`npm test\`) after the 4.x ones. ` +
+    `To keep \`npm test\` short it re-runs ${nRatchet} files, ${num(ratchetDoc.total || 0)} tests: only files with a non-zero committed count ` +
+    '(a file trellis passes nothing of costs time and guards nothing)' +
+    (ratchetDoc.minRate ? `, and of those only the ones that passed at least ${ratchetDoc.minRate} test per second of run time when seeded (\`minRate\`)` : '') +
+    '. `--suite=5.12 --update --from-results` adds the files a full run qualifies (it never removes any); `--suite=5.12 --update --add=…` adds others.', '')
+
+  L.push('### Totals (5.12.8)', '')
+  L.push(`| Set | Files | fastify@${v} tests passed (files clean) | trellis passed (files clean) | trellis credited | % of ceiling | files fully credited |`)
+  L.push('|---|---:|---:|---:|---:|---:|---:|')
+  const row = (name, x) => L.push(`| ${name} | ${x.n} | ${num(x.ceiling)} (${x.cOk}) | ${trellis ? `${num(x.tPassed)} (${x.tOk})` : 'not run'} | ` +
+    `${trellis ? num(x.credited) : '—'} | ${trellis ? pct(x.credited, x.ceiling) : '—'} | ${trellis ? x.full : '—'} |`)
+  row('Portable (no internals)', sum((f) => !internals[f]))
+  row('All in-scope files', sum(() => true))
+  L.push('')
+
+  if (base && trellis) {
+    const lost = (f) => (base.files[f] ? base.files[f].passed : 0) - credit(trellis.files[f], base.files[f])
+    const gaps = files.filter((f) => lost(f) > 0).sort((a, b) => lost(b) - lost(a) || (a < b ? -1 : 1))
+    L.push('### Largest gaps (5.12.8)', '')
+    L.push(`The ${Math.min(15, gaps.length)} files where trellis is credited the fewest of the tests the real fastify@${v} passes, with the first ` +
+      'failure each reports (`test name: error`), or the error that stopped the file.', '')
+    L.push('| File | internals | lost | trellis / fastify passed | first failure |')
+    L.push('|---|:---:|---:|---:|---|')
+    for (const f of gaps.slice(0, 15)) {
+      const t = trellis.files[f]
+      const why = t
+        ? (t.passed === 0 && t.stderrError) || (t.firstFailures && t.firstFailures[0]) || t.stderrError || (t.timedOut ? 'timed out' : '')
+        : 'not run'
+      L.push(`| \`${f.slice(5)}\` | ${internals[f] ? 'yes' : ''} | ${lost(f)} | ${t ? t.passed : 0} / ${base.files[f].passed} | ${mdCell(why)} |`)
+    }
+    L.push('')
+
+    const libs = libRequires(suite, files)
+    const provided = adapterProvides()
+    const byLib = new Map()
+    for (const f of files) for (const l of libs[f]) { if (!byLib.has(l)) byLib.set(l, []); byLib.get(l).push(f) }
+    L.push('### `lib/` and `build/` files the suite requires', '')
+    L.push('Per Fastify file: whether the `lib/` adapter provides it, the test files that require it (directly or through a local helper), ' +
+      `the tests fastify@${v} passes in them, and the tests trellis loses in them (a file loses all its tests when a file it requires is missing; ` +
+      'a test file that requires several counts under each).', '')
+    L.push('| Fastify file | adapter | test files | ceiling tests | lost in them |')
+    L.push('|---|:---:|---:|---:|---:|')
+    const rows = [...byLib.entries()].map(([l, fs]) => ({
+      l, fs, ceiling: fs.reduce((a, f) => a + (base.files[f] ? base.files[f].passed : 0), 0), lost: fs.reduce((a, f) => a + lost(f), 0)
+    })).sort((a, b) => b.lost - a.lost || b.ceiling - a.ceiling || (a.l < b.l ? -1 : 1))
+    for (const r of rows) L.push(`| \`${r.l}\` | ${provided.has(r.l) ? 'yes' : ''} | ${r.fs.length} | ${num(r.ceiling)} | ${num(r.lost)} |`)
+    L.push('')
+  }
+
+  if (base) {
+    const failing = files.filter((f) => base.files[f] && !base.files[f].ok)
+    if (failing.length) {
+      L.push(`### Files that fail on the real fastify@${v} here`, '')
+      L.push('| File | Passed / failed | Reason |')
+      L.push('|---|---:|---|')
+      for (const f of failing) L.push(`| \`${f}\` | ${cell(base.files[f])} | ${notes[f] || 'not analysed'} |`)
+      L.push('')
+    }
+  }
+  L.push('### Per file (5.12.8)', '')
+  L.push('Passed / failed tests. "credited" = min(trellis passed, ceiling passed).', '')
+  pushPerFile(L, { files, internals, base, trellis, sum, version: v, areaPrefix: '5.12.8 ' })
+  return L.join('\n')
+}
+
+const mdCell = (s) => String(s || '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim().slice(0, 220)
 
 export function writeDocs () {
   for (const suite of Object.values(SUITES)) writeSection(suite)
@@ -236,8 +387,9 @@ function writeSection (suite) {
 
 if (process.argv[1] && import.meta.url === new URL('file://' + process.argv[1]).href) writeDocs()
 
-/** The files the 4.29.1 ratchet re-runs (for the docs' count). */
-function readRatchet429 () {
-  const p = join(CONF, 'ratchet-4.29.json')
+/** The files a ratchet re-runs (for the docs' count). */
+function readRatchet (name) {
+  const p = join(CONF, name)
   return existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')).files || {} : {}
 }
+function readRatchet429 () { return readRatchet('ratchet-4.29.json') }

@@ -3,12 +3,17 @@
 // passed/failed assertions per file and writes (file names per suite, see suites.mjs):
 //   4.3  (node_modules/fastify43/test):    results.json / baseline-fastify.json
 //   4.29 (fastify@4.29.1 registry tarball): results-4.29.json / baseline-fastify-4.29.json
+//   5.12 (fastify@5.12.8 registry tarball, node:test): results-5.12.json / baseline-fastify-5.12.json
 //   (trellis = --target=trellis, default / ceiling = --target=fastify)
-//   docs/compatibility.md, sections "## Fastify 4.3.0 test suite", "## Fastify 4.29.1 test suite"
+//   docs/compatibility.md, sections "## Fastify 4.3.0 test suite", "## Fastify 4.29.1 test suite",
+//   "## Fastify 5.12.8 test suite"
 //
-// Usage: node conformance/run.mjs [--suite=4.3|4.29|all] [--target=trellis|fastify] [--files=a,b] [--jobs=2]
-//                                 [--timeout=60] [--stall=30] [--no-docs] [--docs-only] [--reinstall]
-// --suite defaults to all (4.3 then 4.29); --files needs a single suite.
+// Usage: node conformance/run.mjs [--suite=4.3|4.29|5.12|all] [--target=trellis|fastify] [--files=a,b] [--jobs=2]
+//                                 [--timeout=60] [--stall=30] [--entry=dist/entry/x.cjs] [--no-docs] [--docs-only]
+//                                 [--reinstall]
+// --suite defaults to all (4.3, 4.29, then 5.12); --files needs a single suite.
+// --entry: the trellis factory module the suite's `require('fastify')` loads (default per suite:
+// dist/entry/index.cjs; 5.12: dist/entry/v5.cjs when the build has it, else dist/entry/index.cjs).
 // --timeout bounds each file; --stall stops a file earlier once it printed nothing for that long
 // (0 disables). Hung files are recorded as timedOut with the assertions they passed so far.
 // `npm run conformance` builds trellis first, then runs this with the defaults.
@@ -17,7 +22,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  CONF, ROOT, SUITES, areaOf, ensureDeps, isInternals, layout, listFiles, parseArgs, runAll, suiteOf
+  CONF, ROOT, SUITES, areaOf, ensureDeps, isInternals, layout, listFiles, parseArgs, runAll, suiteOf, trellisEntry
 } from './harness.mjs'
 import { writeDocs } from './report.mjs'
 
@@ -27,6 +32,10 @@ const jobs = Math.max(1, Math.min(Number(args.jobs) || 2, 4))
 const timeoutSec = Number(args.timeout) || 60
 const stallSec = args.stall !== undefined ? Number(args.stall) : 30
 const suites = !args.suite || args.suite === 'all' ? Object.values(SUITES) : [suiteOf(args.suite)]
+
+export const NODE_TEST_COUNTING_RULE = 'node:test tests as node\'s own summary counts them (# pass / # fail): every test point, ' +
+  'parents of subtests included, suites (describe) not; SKIP/TODO points are neither passed nor failed; cancelled tests ' +
+  '(parent failed, file stopped on timeout) count as failed.'
 
 export const COUNTING_RULE = 'Assertion points of the TAP stream (any indentation); subtest summary points are not counted; ' +
   'SKIP/TODO points are neither passed nor failed; failures tap reports as points (thrown errors, unfinished tests, ' +
@@ -55,15 +64,15 @@ export function totalsOf (files) {
 
 async function main () {
   if (args['docs-only']) { writeDocs(); return }
-  if (args.files && suites.length > 1) throw new Error('--files needs --suite=4.3 or --suite=4.29')
+  if (args.files && suites.length > 1) throw new Error('--files needs a single --suite (4.3, 4.29 or 5.12)')
   for (const suite of suites) await runSuite(suite)
   if (!args['no-docs']) writeDocs()
 }
 
 async function runSuite (suite) {
   const outFile = join(CONF, target === 'fastify' ? suite.baseline : suite.results)
-  ensureDeps({ force: !!args.reinstall, suite })
-  const dir = layout(target, suite)
+  ensureDeps({ force: !!args.reinstall, suite, runtimeDeps: target === 'fastify' })
+  const dir = layout(target, suite, { entry: args.entry })
   const all = listFiles(suite)
   const files = selectFiles(all, args.files)
   const subset = files.length !== all.length
@@ -72,6 +81,7 @@ async function runSuite (suite) {
   let done = 0
   const results = await runAll(dir, files, {
     jobs,
+    runner: suite.runner,
     timeoutSec,
     stallSec,
     onResult (r) {
@@ -100,24 +110,25 @@ async function runSuite (suite) {
       durationMs: r.durationMs,
       firstFailures: r.firstFailures,
       stderrTail: r.ok ? undefined : r.stderrTail,
+      stderrError: r.ok ? undefined : r.stderrError,
       runAt: now
     }
   }
   const sorted = Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k]]))
   const doc = {
     suite: `fastify@${suite.version} test/**/*.test.js (minus ${suite.excludeDirs.map((d) => 'test/' + d).join(', ')})`,
-    target: target === 'fastify' ? `fastify@${suite.version} (${suite.src.slice(ROOT.length + 1)})` : 'trellis (dist/entry/index.cjs)',
+    target: target === 'fastify' ? `fastify@${suite.version} (${suite.src.slice(ROOT.length + 1)})` : `trellis (${trellisEntry(suite, args.entry)})`,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     generatedAt: now,
     options: { jobs, timeoutSec, stallSec, partialRun: subset },
-    countingRule: COUNTING_RULE,
+    countingRule: suite.runner === 'node:test' ? NODE_TEST_COUNTING_RULE : COUNTING_RULE,
     totals: totalsOf(sorted),
     files: sorted
   }
   writeFileSync(outFile, JSON.stringify(doc, null, 2) + '\n')
   const t = doc.totals
-  process.stderr.write(`[conformance] ${suite.version} ${target}: ${t.all.passed} assertions passed, ${t.all.failed} failed; ` +
+  process.stderr.write(`[conformance] ${suite.version} ${target}: ${t.all.passed} ${suite.runner === 'node:test' ? 'tests' : 'assertions'} passed, ${t.all.failed} failed; ` +
     `${t.all.filesOk}/${t.all.files} files clean (portable ${t.portable.passed} passed, ${t.portable.filesOk}/${t.portable.files} files); ` +
     `${((Date.now() - started) / 1000).toFixed(0)}s -> ${outFile.slice(ROOT.length + 1)}\n`)
 }

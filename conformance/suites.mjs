@@ -5,6 +5,10 @@
 //   4.29 fastify@4.29.1: the registry tarball (`npm pack fastify@4.29.1` into
 //        conformance/.work/fastify-4.29.1/, never committed), test deps pinned to the bottom of
 //        4.29.1's own devDependency ranges; scratch dir conformance/.work/v4.29/.
+//   5.12 fastify@5.12.8: the registry tarball (`npm pack fastify@5.12.8` into
+//        conformance/.work/fastify-5.12.8/, never committed), a node:test suite; test deps pinned
+//        inside 5.12.8's devDependency ranges; scratch dir conformance/.work/v5.12/; trellis's
+//        factory module is dist/entry/v5.cjs when the build has it, else dist/entry/index.cjs.
 //
 // Each suite has its own committed ceiling (baseline), results, ratchet file and docs section.
 import { spawnSync } from 'node:child_process'
@@ -103,28 +107,67 @@ const TEST_DEPS_429 = {
 const WORK_429 = join(WORK, 'v4.29')
 const PACK_429 = join(WORK, 'fastify-4.29.1')
 
+// fastify@5.12.8's test dependencies (node:test suite, so no tap), exact versions inside 5.12.8's
+// declared devDependency ranges with which the real fastify@5.12.8 passes every in-scope file on
+// this machine (`node conformance/run.mjs --suite=5.12 --target=fastify`). The newest release in each
+// range when pinned (November 2026): the bottom of some ranges does not pass (@fastify/error 4.0.0
+// has no `FastifyError`). Test files also require some of fastify's runtime dependencies directly:
+// those the target itself runs on (ajv, pino, find-my-way, secure-json-parse for both; all of
+// fastify's for the ceiling) resolve from the target's directory through a preload hook
+// (`sharedDeps`, harness.mjs); the others trellis does not use (@fastify/error, process-warning,
+// rfdc, abstract-logging) are pinned here inside 5.12.8's dependency ranges.
+const TEST_DEPS_512 = {
+  '@fastify/error': '4.2.1',
+  'abstract-logging': '2.0.1',
+  'ajv-errors': '3.0.0',
+  'ajv-formats': '3.0.1',
+  'ajv-i18n': '4.2.0',
+  'ajv-merge-patch': '5.0.1',
+  'fast-json-body': '1.1.0',
+  'fastify-plugin': '6.0.1',
+  'fluent-json-schema': '6.0.1',
+  h2url: '0.2.0',
+  'http-errors': '2.0.1',
+  joi: '18.3.2',
+  JSONStream: '1.3.5',
+  'node-forge': '1.4.3',
+  'process-warning': '5.1.1',
+  proxyquire: '2.1.3',
+  rfdc: '1.4.1',
+  split2: '4.2.0',
+  undici: '7.30.2',
+  vary: '1.1.2',
+  yup: '1.7.0'
+}
+
+const WORK_512 = join(WORK, 'v5.12')
+
 /**
- * Fetches fastify@4.29.1 with `npm pack` into conformance/.work/fastify-4.29.1/ and installs its
- * runtime dependencies there (for the `fastify` ceiling target); skipped once done.
+ * Fetches fastify@<version> with `npm pack` into conformance/.work/fastify-<version>/ (once) and,
+ * with `runtimeDeps` (the `fastify` ceiling target only), installs its runtime dependencies there
+ * (once). The trellis target needs only the tarball's files.
  */
-function fetch429 () {
-  const pkg = join(PACK_429, 'package')
-  if (existsSync(join(pkg, 'node_modules', '.installed'))) return
-  mkdirSync(PACK_429, { recursive: true })
+function fetchPack (version, { runtimeDeps = true } = {}) {
+  const dir = join(WORK, 'fastify-' + version)
+  const pkg = join(dir, 'package')
+  const installed = join(pkg, 'node_modules', '.installed')
+  if (existsSync(installed) || (!runtimeDeps && existsSync(join(pkg, 'package.json')))) return
+  mkdirSync(dir, { recursive: true })
   const run = (cmd, args, cwd) => {
     const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], timeout: 10 * 60 * 1000 })
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (status ${r.status})`)
   }
   if (!existsSync(join(pkg, 'package.json'))) {
-    process.stderr.write('[conformance] npm pack fastify@4.29.1 into conformance/.work ...\n')
-    run('npm', ['pack', 'fastify@4.29.1', '--silent'], PACK_429)
+    process.stderr.write(`[conformance] npm pack fastify@${version} into conformance/.work ...\n`)
+    run('npm', ['pack', `fastify@${version}`, '--silent'], dir)
     rmSync(pkg, { recursive: true, force: true })
-    run('tar', ['xzf', 'fastify-4.29.1.tgz'], PACK_429)
+    run('tar', ['xzf', `fastify-${version}.tgz`], dir)
   }
-  process.stderr.write('[conformance] installing fastify@4.29.1 runtime dependencies (ceiling target) ...\n')
+  if (!runtimeDeps) return
+  process.stderr.write(`[conformance] installing fastify@${version} runtime dependencies (ceiling target) ...\n`)
   run('npm', ['install', '--omit=dev', '--no-save', '--no-audit', '--no-fund', '--no-package-lock',
     '--ignore-scripts', '--loglevel=error'], pkg)
-  run('touch', [join(pkg, 'node_modules', '.installed')], pkg)
+  run('touch', [installed], pkg)
 }
 
 export const SUITES = {
@@ -148,7 +191,7 @@ export const SUITES = {
     version: '4.29.1',
     src: join(PACK_429, 'package'),
     missingHint: 'the harness fetches it with `npm pack` (network: npm registry)',
-    fetch: fetch429,
+    fetch: (o) => fetchPack('4.29.1', o),
     work: WORK_429,
     testDeps: TEST_DEPS_429,
     runtimePins: [],
@@ -159,12 +202,39 @@ export const SUITES = {
     ratchet: 'ratchet-4.29.json',
     notes: 'ceiling-notes-4.29.json',
     heading: '## Fastify 4.29.1 test suite'
+  },
+  5.12: {
+    id: '5.12',
+    version: '5.12.8',
+    src: join(WORK, 'fastify-5.12.8', 'package'),
+    missingHint: 'the harness fetches it with `npm pack` (network: npm registry)',
+    fetch: (o) => fetchPack('5.12.8', o),
+    work: WORK_512,
+    testDeps: TEST_DEPS_512,
+    installedMarker: 'split2',
+    runtimePins: [],
+    sharedDeps: true,
+    // node:test files run with `node <file>`; the TAP reporter is asked for explicitly (Node 20
+    // prints TAP to a pipe by default, later releases the spec reporter).
+    runner: 'node:test',
+    extensions: ['.test.js', '.test.mjs'],
+    // the trellis shim lists the entry's export names for ESM importers (see harness.mjs layout)
+    esmNames: true,
+    // test/scripts checks the ecosystem page's links over the network: not a runtime test.
+    excludeDirs: ['types', 'bundler', 'internals', 'scripts'],
+    // trellis's factory module for this suite: the first that exists (see harness.mjs trellisEntry)
+    entries: ['dist/entry/v5.cjs', 'dist/entry/index.cjs'],
+    results: 'results-5.12.json',
+    baseline: 'baseline-fastify-5.12.json',
+    ratchet: 'ratchet-5.12.json',
+    notes: 'ceiling-notes-5.12.json',
+    heading: '## Fastify 5.12.8 test suite'
   }
 }
 
-/** '4.3' | '4.29' (also '4.3.0', '4.29.1') -> suite. */
+/** '4.3' | '4.29' | '5.12' (also '4.3.0', '4.29.1', '5.12.8', '5') -> suite. */
 export function suiteOf (name) {
-  const key = String(name || '4.3').replace(/^(4\.(?:3|29))(?:\.\d+)?$/, '$1')
+  const key = String(name || '4.3').replace(/^(4\.(?:3|29)|5\.12)(?:\.\d+)?$/, '$1').replace(/^5$/, '5.12')
   const s = SUITES[key]
   if (!s) throw new Error(`unknown suite ${name} (known: ${Object.keys(SUITES).join(', ')})`)
   return s
