@@ -13,7 +13,7 @@ import type { ChildLoggerFactory } from '../server/logger'
 import { SchemaStore, type SchemaBucketFactory } from '../schema/store'
 import type { ContentTypeParsers } from '../lifecycle/content-type-parsers'
 import { deriveRequestClass, RequestV4, RequestV5, type RequestClass } from '../lifecycle/request'
-import { deriveReplyClass, ReplyBase, ReplyV4, type ReplyClass } from '../lifecycle/reply'
+import { deriveReplyClass, ReplyV4, ReplyV5, type ReplyClass } from '../lifecycle/reply'
 import type { ErrorHandler } from '../lifecycle/error-handling'
 import type { ValidatorCompiler, SchemaErrorFormatter } from '../schema/validation'
 import type { SerializerCompiler } from '../schema/serialization'
@@ -107,7 +107,7 @@ export class PluginContext {
       // each Fastify line has its own request and reply classes (what the lines disagree on)
       const v5 = app.options.line === 5
       this.Request = deriveRequestClass(v5 ? RequestV5 : RequestV4)
-      this.Reply = deriveReplyClass(v5 ? ReplyBase : ReplyV4)
+      this.Reply = deriveReplyClass(v5 ? ReplyV5 : ReplyV4)
     } else {
       parent.children.push(this)
       this.registeredPlugins = parent.registeredPlugins.slice()

@@ -8,6 +8,7 @@ import { contextOf, type PluginContext } from '../context/plugin-context'
 import { errorCodes } from '../base/errors'
 import { emitFastify5Deprecation } from '../base/warnings-v5'
 import { HttpMethods } from '../lifecycle/http-methods'
+import { readDecorator } from '../lifecycle/instance-fields'
 import { shorthandOptions } from '../routing/route-options'
 import { addRoute } from '../context/route-builder'
 import { TrellisInstance, bindOnRead } from './instance'
@@ -31,6 +32,9 @@ export class TrellisInstanceV5 extends TrellisInstance {
     }
     return this
   }
+
+  /** A declared instance property (decorators included), methods bound to the instance; FST_ERR_DEC_UNDECLARED otherwise. */
+  getDecorator (name: string | symbol): unknown { return readDecorator(this, name, 'instance') }
 
   trace (path: string, optsOrHandler: object, handler?: unknown): this {
     addRoute(ctx(this), shorthandOptions('TRACE', path, optsOrHandler, handler))

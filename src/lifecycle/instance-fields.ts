@@ -4,6 +4,8 @@
  * changes the object's hidden class: all requests of a route keep one shape (a V8 performance
  * rule, and what Fastify 4.3 does). Methods and getter/setter decorators stay on the prototype.
  */
+import { errorCodesAddedInV5 } from '../base/errors-v5'
+
 export interface DecoratedField { key: string | symbol; value: unknown }
 
 export interface FieldCarrier {
@@ -65,4 +67,11 @@ export function deriveDecoratableClass<T extends abstract new (...args: any[]) =
   initFieldCarrier(Derived as unknown as FieldCarrier)
   Object.defineProperty(Derived, 'parent', { value: parent })
   return Derived
+}
+
+/** Fastify 5's `getDecorator`: a declared property (decorators, built-ins), methods bound to their owner; FST_ERR_DEC_UNDECLARED otherwise. */
+export function readDecorator (owner: object, name: string | symbol, kind: 'instance' | 'request' | 'reply'): unknown {
+  if (!(name in owner)) throw new errorCodesAddedInV5.FST_ERR_DEC_UNDECLARED(String(name), kind)
+  const value = (owner as Record<string | symbol, unknown>)[name]
+  return typeof value === 'function' ? value.bind(owner) : value
 }

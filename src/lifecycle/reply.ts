@@ -3,11 +3,12 @@
  * request path: errors to the error handlers, objects through preSerialization and the route's
  * serializer, everything through onSend, then to the socket (./write-response.ts).
  */
+import { parseMediaType } from '../base/media-type'
 import type { ServerResponse } from 'node:http'
 import { errorCodes } from '../base/errors'
 import type { RouteContext } from './route-context'
 import type { Logger } from '../server/logger'
-import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
+import { applyNoFields, deriveDecoratableClass, readDecorator, type DecoratedField, type FieldCarrier } from './instance-fields'
 import type { RequestBase } from './request'
 import { runValueHooks } from './hook-runners'
 import { handleError, type ErrorHandler } from './error-handling'
@@ -430,6 +431,20 @@ export class ReplyV4 extends ReplyBase {
       return super.redirect(codeOrUrl as string, urlOrCode)
     }
     return super.redirect(urlOrCode, codeOrUrl as number | undefined)
+  }
+}
+
+/** Fastify 5's reply: `sent` is read-only (ReplyBase) and `mediaType` reads the Content-Type set so far. */
+export class ReplyV5 extends ReplyBase {
+  /** Has accessors of its own: routes stop here when they skip empty subclasses. */
+  static override decorated = true
+
+  getDecorator (name: string | symbol): unknown { return readDecorator(this, name, 'reply') }
+
+  /** The media type of the Content-Type set so far (`type/subtype`, lowercased), or undefined. */
+  get mediaType (): string | undefined {
+    const header = this.getHeader('content-type')
+    return typeof header === 'string' ? parseMediaType(header)?.essence : undefined
   }
 }
 

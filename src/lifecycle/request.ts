@@ -4,11 +4,12 @@
  * decorators also become per-instance fields, see ./instance-fields.ts), so a child's decorator reads
  * as undefined in its parent and siblings.
  */
+import { parseMediaType } from '../base/media-type'
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { RouteContext } from './route-context'
 import type { Logger } from '../server/logger'
-import { applyNoFields, deriveDecoratableClass, type DecoratedField, type FieldCarrier } from './instance-fields'
+import { applyNoFields, deriveDecoratableClass, readDecorator, type DecoratedField, type FieldCarrier } from './instance-fields'
 import { clientAddress, clientAddresses } from '../server/proxy'
 import { emitDeprecation } from '../base/warnings'
 import type { ValidatorFn } from '../schema/validation'
@@ -184,6 +185,20 @@ export class RequestV5 extends RequestBase {
     if (host[0] === '[') return host.slice(0, host.indexOf(']') + 1)
     const colon = host.indexOf(':')
     return colon === -1 ? host : host.slice(0, colon)
+  }
+
+  getDecorator (name: string | symbol): unknown { return readDecorator(this, name, 'request') }
+
+  /** Sets a declared request property (FST_ERR_DEC_UNDECLARED for one never declared). */
+  setDecorator (name: string | symbol, value: unknown): void {
+    readDecorator(this, name, 'request')
+    ;(this as unknown as Record<string | symbol, unknown>)[name] = value
+  }
+
+  /** The request's media type (`type/subtype`, lowercased), or undefined without a valid Content-Type. */
+  get mediaType (): string | undefined {
+    const header = this.raw.headers['content-type']
+    return header === undefined ? undefined : parseMediaType(header)?.essence
   }
 
   get port (): number | null {
