@@ -1,5 +1,6 @@
 /**
- * The warnings Fastify 5 added (its codes, names and texts), emitted only by v5-line applications.
+ * The warnings Fastify 5 added (its codes, names and texts), and those of trellis's Fastify 4 bridge
+ * (TRLBRG*), emitted only by v5-line applications.
  * Fastify 5 reuses no Fastify 4 deprecation code for another meaning except FSTDEP022, which is why
  * these are a table of their own.
  */
@@ -8,11 +9,14 @@ import { createWarning } from './warnings'
 const V5_WARNINGS = {
   FSTDEP022: createWarning('FastifyWarning', 'FSTDEP022', 'The router options for %s property access is deprecated. Please use "options.routerOptions" instead for accessing router options. The router options will be removed in `fastify@6`.', true),
   FSTWRN003: createWarning('FastifyWarning', 'FSTWRN003', 'The %s mixes async and callback styles that may lead to unhandled rejections. Please use only one of them.', true),
+  TRLBRG001: createWarning('TrellisWarning', 'TRLBRG001', "Plugin '%s' declares fastify '%s': it runs in this Fastify 5 application through trellis's Fastify 4 bridge (docs/compatibility.md)", true),
+  TRLBRG002: createWarning('TrellisWarning', 'TRLBRG002', '%s is Fastify 4 only: answered by the Fastify 4 bridge for %s', true),
   FSTDEP025: createWarning('FastifyDeprecation', 'FSTDEP025', 'Calling addHttpMethod for existing method "%s" without { overrideExisting: true } is deprecated. In Fastify v6, this will throw an error.', true)
 }
 
 export type Fastify5WarningCode = keyof typeof V5_WARNINGS
 
-export function emitFastify5Deprecation (code: Fastify5WarningCode, detail?: string): void {
-  V5_WARNINGS[code](detail)
+/** Emits a warning of the Fastify 5 line (Fastify 5's own, and trellis's Fastify 4 bridge) with its `%s` parts. */
+export function emitV5Warning (code: Fastify5WarningCode, a?: string, b?: string): void {
+  V5_WARNINGS[code](a, b)
 }

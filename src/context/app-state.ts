@@ -27,6 +27,9 @@ export class AppState {
   closed = false
   thenGuard = false
   readonly routes: RouteRecord[] = []
+  /** Plugins loaded through the Fastify 4 bridge (a Fastify 5 application only), and the Fastify 4 accessors used so far. */
+  readonly bridgedPlugins: string[] = []
+  readonly bridgeUsed = new Set<string>()
   /** "instance:db" -> the context chains that defined it (for error messages). */
   readonly decoratorOrigins = new Map<string, string[]>()
   initialConfig: Readonly<Record<string, unknown>> = Object.freeze({})

@@ -12,6 +12,7 @@ import {
   type AfterFn, type PluginFn
 } from './plugins'
 import { checkPluginMeta } from './plugin-meta'
+import { bridgePlugin, loadingBridgedPlugin } from './fastify4-bridge'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes, buildRoute } from './route-builder'
 
@@ -85,11 +86,15 @@ async function loadPlugin (app: AppState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
-  if (app.options.line === 5) {
+  const bridgedRange = checkPluginMeta(fn, parentContext)
+  if (bridgedRange !== undefined) {
+    node.bridged = pluginMeta(fn)?.name ?? name
+    bridgePlugin(app, node.bridged, bridgedRange)
+  }
+  if (app.options.line === 5 && bridgedRange === undefined && loadingBridgedPlugin(app) === undefined) {
     const mixed = mixedStylePluginName(fn)
     if (mixed !== undefined) throw new errorCodesAddedInV5.FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER(mixed)
   } else if (typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
-  checkPluginMeta(fn, parentContext)
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)
   // as avvio: an options function is called with the instance the plugin runs in (its own child

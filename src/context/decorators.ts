@@ -6,6 +6,7 @@
  */
 import { errorCodes } from '../base/errors'
 import { errorCodesAddedInV5 } from '../base/errors-v5'
+import { loadingBridgedPlugin } from './fastify4-bridge'
 import type { PluginContext } from './plugin-context'
 import type { FieldCarrier } from '../lifecycle/instance-fields'
 import { emitDeprecation } from '../base/warnings'
@@ -42,7 +43,7 @@ export function decorate (context: PluginContext, target: DecoratorTarget, name:
   // an object or array value is one reference shared by every request/reply (Fastify 4.3 warns)
   // (Fastify 5 refuses it: FST_ERR_DEC_REFERENCE_TYPE)
   if (target !== 'instance' && typeof value === 'object' && value !== null && !isGetterSetter(value)) {
-    if (context.app.options.line === 5) throw new errorCodesAddedInV5.FST_ERR_DEC_REFERENCE_TYPE(String(name), typeof value)
+    if (context.app.options.line === 5 && loadingBridgedPlugin(context.app) === undefined) throw new errorCodesAddedInV5.FST_ERR_DEC_REFERENCE_TYPE(String(name), typeof value)
     emitDeprecation('FSTDEP006', label)
   }
   if (isGetterSetter(value)) {

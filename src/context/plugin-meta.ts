@@ -8,14 +8,21 @@ import type { PluginContext } from './plugin-context'
 import { pluginMeta } from './plugins'
 import { rcAcceptsOlder, satisfies } from './version-range'
 import { FASTIFY_COMPAT_VERSION } from '../base/version'
+import { acceptsFastify4 } from './fastify4-bridge'
 
-export function checkPluginMeta (fn: unknown, context: PluginContext): void {
+/**
+ * Checks a plugin's metadata before it loads. Returns the range of a Fastify 4 plugin that a
+ * Fastify 5 application takes through the Fastify 4 bridge (./fastify4-bridge.ts), else undefined.
+ */
+export function checkPluginMeta (fn: unknown, context: PluginContext): string | undefined {
   const meta = pluginMeta(fn)
-  if (meta === undefined || meta === null) return
+  if (meta === undefined || meta === null) return undefined
   // the instance's version (an application or test may override it), as Fastify checks `this.version`
   const version = typeof context.instance.version === 'string' ? context.instance.version as string : FASTIFY_COMPAT_VERSION
+  let bridged: string | undefined
   if (typeof meta.fastify === 'string' && meta.fastify !== '' && !rcAcceptsOlder(version, meta.fastify) && !satisfies(version, meta.fastify)) {
-    throw new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, version)
+    if (context.app.options.line === 5 && acceptsFastify4(meta.fastify)) bridged = meta.fastify
+    else throw new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, version)
   }
   const withName = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
   const decorators = meta.decorators
@@ -44,4 +51,5 @@ export function checkPluginMeta (fn: unknown, context: PluginContext): void {
       }
     }
   }
+  return bridged
 }

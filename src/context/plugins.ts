@@ -26,6 +26,8 @@ export class PluginNode {
   draining: Promise<void> | null = null
   /** The load error of this level not yet handled by an `after(err)` callback. */
   error: Error | null = null
+  /** The name of a plugin this node loads through the Fastify 4 bridge (docs: context/fastify4-bridge.ts), else null. */
+  bridged: string | null = null
   /** The instance the node's function ran with (the parent's for skip-override and after nodes). */
   instance: unknown = null
   constructor (

@@ -6,7 +6,7 @@
  */
 import { contextOf, type PluginContext } from '../context/plugin-context'
 import { errorCodes } from '../base/errors'
-import { emitFastify5Deprecation } from '../base/warnings-v5'
+import { emitV5Warning } from '../base/warnings-v5'
 import { HttpMethods } from '../lifecycle/http-methods'
 import { readDecorator } from '../lifecycle/instance-fields'
 import { shorthandOptions } from '../routing/route-options'
@@ -22,7 +22,7 @@ export class TrellisInstanceV5 extends TrellisInstance {
   addHttpMethod (method: string, { hasBody = false, overrideExisting = false }: { hasBody?: boolean, overrideExisting?: boolean } = {}): this {
     if (!HttpMethods.isKnownToNode(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_INVALID()
     const existed = ctx(this).app.dispatcher.methods.add(method, hasBody)
-    if (existed && !overrideExisting) emitFastify5Deprecation('FSTDEP025', method)
+    if (existed && !overrideExisting) emitV5Warning('FSTDEP025', method)
     const shorthand = method.toLowerCase()
     if (!this.hasDecorator(shorthand)) {
       this.decorate(shorthand, function (this: TrellisInstance, url: string, options: unknown, handler?: unknown) {

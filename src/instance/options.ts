@@ -10,7 +10,7 @@ import { withVersioning, type VersioningOption } from '../routing/versioning'
 import { DEFAULT_JSON_DEPTH_LIMIT } from '../lifecycle/json-depth'
 import { resolveSchemaCacheOption } from '../schema/validation/compile-cache/option'
 import type { ResolvedOptions, TrellisOptions, V5RouterHooks } from '../base/option-types'
-import { emitFastify5Deprecation } from '../base/warnings-v5'
+import { emitV5Warning } from '../base/warnings-v5'
 import type { FastifyLine } from '../base/version'
 import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { missingLoggerMethods } from '../server/logger'
@@ -134,7 +134,7 @@ function withRouterOptionsOfV5 (opts: TrellisOptions): TrellisOptions {
   const given = opts.routerOptions
   if (given !== undefined && given !== null && (typeof given !== 'object' || Array.isArray(given))) invalid('"routerOptions" must be object')
   const topLevel = ROUTER_KEYS.filter((key) => Object.hasOwn(opts, key))
-  if (topLevel.length > 0) emitFastify5Deprecation('FSTDEP022', topLevel.join(', '))
+  if (topLevel.length > 0) emitV5Warning('FSTDEP022', topLevel.join(', '))
   if (given === undefined || given === null) return opts
   const merged: TrellisOptions = { ...opts }
   for (const key of ROUTER_KEYS) if (Object.hasOwn(given, key)) merged[key] = (given as Record<string, unknown>)[key]
