@@ -5,7 +5,6 @@ import assert from 'node:assert/strict'
 import { gunzipSync } from 'node:zlib'
 import { v5 } from './lines'
 
-/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS plugins, loaded as applications load them */
 const fastify4Majors = {
   formbody: require('@fastify/formbody'), // 7
   cookie: require('@fastify/cookie'), // 9
@@ -25,7 +24,6 @@ const fastify5Majors = {
   helmet: require('fastify5-helmet'), // 13
   sensible: require('fastify5-sensible') // 6
 }
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 const declared = (plugin: any): string => (plugin.default ?? plugin)[Symbol.for('plugin-meta')]?.fastify
 
