@@ -7,6 +7,7 @@ export function usage (): string {
 
 Commands:
   start [options] <app-file>   serve an application module (a plugin)
+  check <app-file>             list what the application uses that changes in Fastify 5
   help                         show this help
   version                      print trellis's version
 
@@ -33,5 +34,16 @@ ${lines.join('\n')}
 
 Signals: SIGTERM or SIGINT closes gracefully (in-flight requests are answered, new ones get 503,
 onClose hooks run) within --close-timeout; a second signal exits at once.
+`
+}
+
+export function checkUsage (): string {
+  return `Usage: trellis check <app-file>
+${docsLine()}
+
+Loads <app-file> (the module \`trellis start\` takes) on the Fastify 4 line, runs ready(), and lists
+what it uses that changes or disappears in Fastify 5 (trellis/v5), each with where it was found
+and what to write instead: warnings its loading raises, its routes, plugins and options, and the
+text of the source files beside it. Exit status 1 when something breaks on Fastify 5.
 `
 }

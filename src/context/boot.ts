@@ -87,6 +87,8 @@ async function loadPlugin (app: AppState, node: PluginNode): Promise<void> {
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
   const bridgedRange = checkPluginMeta(fn, parentContext)
+  const declared = pluginMeta(fn)?.fastify
+  if (typeof declared === 'string' && declared !== '') app.declaredRanges.push({ plugin: pluginMeta(fn)?.name ?? name, range: declared })
   if (bridgedRange !== undefined) {
     node.bridged = pluginMeta(fn)?.name ?? name
     bridgePlugin(app, node.bridged, bridgedRange)
