@@ -20,10 +20,8 @@
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { IncomingMessage } from 'node:http'
-import {
-  context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode,
-  type Attributes, type Context, type Histogram, type MeterProvider, type Span, type TracerProvider, type Tracer
-} from '@opentelemetry/api'
+import type { Attributes, Context, Histogram, MeterProvider, Span, TracerProvider, Tracer } from '@opentelemetry/api'
+import { context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } from './otel-api'
 import pino from 'pino'
 import plugin from './plugin'
 import { VERSION } from './base/version'
