@@ -27,14 +27,14 @@
 // any assertion are counted per file ("other errors").
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire, Module } from 'node:module'
+
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { fileResult, finishRun, loadTypeScript } from './common.mjs'
 import { SUITES } from '../suites.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..', '..')
-const require = createRequire(import.meta.url)
 const argv = process.argv.slice(2)
 const args = new Set(argv)
 const opt = (name) => { const a = argv.find((x) => x.startsWith(`--${name}=`)); return a ? a.slice(name.length + 3) : undefined }
@@ -62,18 +62,6 @@ function targetTypes () {
   return join(root, 'dist', 'lib', 'index.d.ts')
 }
 const TARGET = targetTypes()
-
-function loadTypeScript () {
-  const file = require.resolve('typescript')
-  const source = readFileSync(file, 'utf8')
-  const hook = '\n    isTypeAssignableTo,\n'
-  if (!source.includes(hook)) throw new Error('cannot expose isTypeIdenticalTo in this TypeScript version')
-  const m = new Module(file)
-  m.filename = file
-  m.paths = Module._nodeModulePaths(dirname(file))
-  m._compile(source.replace(hook, hook + '    isTypeIdenticalTo,\n'), file)
-  return m.exports
-}
 
 function installTypeDeps () {
   const text = JSON.stringify({ name: 'trellis-types-5-scratch', private: true, dependencies: TYPE_DEPS }, null, 2) + '\n'
@@ -219,56 +207,22 @@ function check (ts, files) {
         failures.push(`${name}:${line} ${a.not ? 'not.' : ''}${a.matcher === '__callable' ? 'toBeCallableWith' : a.matcher}: ${why}`)
       }
     }
-    const other = diagnostics.filter((d) => !assertions.some((a) => inside(d, a.node)))
-    results[name] = {
-      assertions: assertions.length,
-      held,
-      otherErrors: other.length,
-      failures,
-      other: other.map((d) => `${name}:${d.start === undefined ? 0 : sf.getLineAndCharacterOfPosition(d.start).line + 1} ${ts.flattenDiagnosticMessageText(d.messageText, ' ').slice(0, 160)}`)
-    }
+    results[name] = fileResult(ts, sf, name, assertions.map((a) => a.node), diagnostics, held, failures)
   }
   return results
-}
-
-function table (results) {
-  const rows = Object.entries(results)
-  const total = rows.reduce((a, [, r]) => a + r.assertions, 0)
-  const held = rows.reduce((a, [, r]) => a + r.held, 0)
-  const lines = ['| file | hold / assertions | % | other errors |', '|---|---:|---:|---:|']
-  for (const [name, r] of rows) lines.push(`| ${name} | ${r.held} / ${r.assertions} | ${r.assertions ? (100 * r.held / r.assertions).toFixed(1) : '—'} | ${r.otherErrors} |`)
-  lines.push(`| **total** | **${held} / ${total}** | **${(100 * held / total).toFixed(1)}** | ${rows.reduce((a, [, r]) => a + r.otherErrors, 0)} |`)
-  return lines.join('\n')
 }
 
 const started = Date.now()
 const ts = loadTypeScript()
 const results = check(ts, prepare(ts))
-const seconds = ((Date.now() - started) / 1000).toFixed(1)
-if (args.has('--table')) console.log(table(results))
-if (args.has('--verbose')) for (const r of Object.values(results)) for (const line of [...r.failures, ...r.other.map((o) => 'other error ' + o)]) console.log(line)
-const ratchet = !AGAINST_FASTIFY && existsSync(RATCHET) ? JSON.parse(readFileSync(RATCHET, 'utf8')) : { files: {} }
-let failed = false
-for (const [name, r] of Object.entries(results)) {
-  const min = ratchet.files[name]
-  if (min === undefined) continue
-  if (r.held < min.held) { failed = true; console.error(`types ratchet (5.12.8): ${name} holds ${r.held} assertions, committed ${min.held}`) }
-  if (r.otherErrors > min.maxOtherErrors) { failed = true; console.error(`types ratchet (5.12.8): ${name} has ${r.otherErrors} errors outside assertions, committed at most ${min.maxOtherErrors}`) }
-}
-const total = Object.values(results).reduce((a, r) => a + r.assertions, 0)
-const held = Object.values(results).reduce((a, r) => a + r.held, 0)
-if (args.has('--update') && !AGAINST_FASTIFY) {
-  const files = {}
-  for (const [name, r] of Object.entries(results)) {
-    const old = ratchet.files[name] ?? { held: 0, maxOtherErrors: Infinity }
-    files[name] = { held: Math.max(old.held, r.held), assertions: r.assertions, maxOtherErrors: Math.min(old.maxOtherErrors, r.otherErrors) }
-  }
-  writeFileSync(RATCHET, JSON.stringify({
-    description: 'Committed minimum of fastify@5.12.8 type-test assertions (test/types/*.tst.ts, tstyche) that hold against trellis\'s declarations, and the most errors allowed outside assertions, per file. Checked by `node conformance/types/run-5.mjs`; raise with `--update` (never lowers).',
-    declarations: TARGET.slice(root.length + 1),
-    files
-  }, null, 2) + '\n')
-}
-console.error(`fastify@5.12.8 type tests against ${TARGET.slice(root.length + 1)}: ${held} / ${total} assertions hold ` +
-  `(${(100 * held / total).toFixed(1)}%), ${Object.keys(results).length} files, ${seconds} s`)
-process.exit(failed ? 1 : 0)
+const status = finishRun({
+  results,
+  args,
+  ratchetFile: RATCHET,
+  againstFastify: AGAINST_FASTIFY,
+  label: 'types ratchet (5.12.8)',
+  summary: `fastify@5.12.8 type tests against ${TARGET.slice(root.length + 1)}` + ` (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  description: 'Committed minimum of fastify@5.12.8 type-test assertions (test/types/*.tst.ts, tstyche) that hold against trellis\'s declarations, and the most errors allowed outside assertions, per file. Checked by `node conformance/types/run-5.mjs`; raise with `--update` (never lowers).',
+  extra: { declarations: TARGET.slice(root.length + 1) }
+})
+process.exit(status)

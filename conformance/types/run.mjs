@@ -28,13 +28,13 @@
 // depend on whether the runtime ratchet ran first. From conformance/.types-work resolution reaches
 // only the repository's node_modules.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire, Module } from 'node:module'
+
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { fileResult, finishRun, loadTypeScript } from './common.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..', '..')
-const require = createRequire(import.meta.url)
 const args = new Set(process.argv.slice(2))
 const RATCHET = join(here, 'ratchet.json')
 const SUITE = join(root, 'node_modules', 'fastify43', 'test', 'types')
@@ -44,19 +44,6 @@ const WORK = join(root, 'conformance', '.types-work', 'types')
 const AGAINST_FASTIFY = args.has('--target=fastify')
 const TARGET = AGAINST_FASTIFY ? join(root, 'node_modules', 'fastify43', 'fastify.d.ts') : join(root, 'dist', 'lib', 'index.d.ts')
 const ASSERTIONS = new Set(['expectType', 'expectNotType', 'expectAssignable', 'expectNotAssignable', 'expectError', 'expectDeprecated', 'expectNotDeprecated'])
-
-/** TypeScript with the checker's identity relation exposed (tsd relies on it; it is internal). */
-function loadTypeScript () {
-  const file = require.resolve('typescript')
-  const source = readFileSync(file, 'utf8')
-  const hook = '\n    isTypeAssignableTo,\n'
-  if (!source.includes(hook)) throw new Error('cannot expose isTypeIdenticalTo in this TypeScript version')
-  const m = new Module(file)
-  m.filename = file
-  m.paths = Module._nodeModulePaths(dirname(file))
-  m._compile(source.replace(hook, hook + '    isTypeIdenticalTo,\n'), file)
-  return m.exports
-}
 
 function mapSpecifier (spec) {
   if (!AGAINST_FASTIFY) return 'trellis'
@@ -145,54 +132,21 @@ function check (ts, files) {
         failures.push(`${name}:${line} ${kind}: ${why}`)
       }
     }
-    const other = diagnostics.filter((d) => !assertions.some((a) => inside(d, a)))
-    results[name] = {
-      assertions: assertions.length,
-      held,
-      otherErrors: other.length,
-      failures,
-      other: other.map((d) => `${name}:${d.start === undefined ? 0 : sf.getLineAndCharacterOfPosition(d.start).line + 1} ${ts.flattenDiagnosticMessageText(d.messageText, ' ').slice(0, 160)}`)
-    }
+    results[name] = fileResult(ts, sf, name, assertions, diagnostics, held, failures)
   }
   return results
-}
-
-function table (results) {
-  const rows = Object.entries(results)
-  const total = rows.reduce((a, [, r]) => a + r.assertions, 0)
-  const held = rows.reduce((a, [, r]) => a + r.held, 0)
-  const lines = ['| file | hold / assertions | % | other errors |', '|---|---:|---:|---:|']
-  for (const [name, r] of rows) lines.push(`| ${name} | ${r.held} / ${r.assertions} | ${(100 * r.held / r.assertions).toFixed(1)} | ${r.otherErrors} |`)
-  lines.push(`| **total** | **${held} / ${total}** | **${(100 * held / total).toFixed(1)}** | ${rows.reduce((a, [, r]) => a + r.otherErrors, 0)} |`)
-  return lines.join('\n')
 }
 
 const started = Date.now()
 const ts = loadTypeScript()
 const results = check(ts, prepare())
-const seconds = ((Date.now() - started) / 1000).toFixed(1)
-if (args.has('--table')) console.log(table(results))
-if (args.has('--verbose')) for (const r of Object.values(results)) for (const line of [...r.failures, ...r.other.map((o) => 'other error ' + o)]) console.log(line)
-const ratchet = !AGAINST_FASTIFY && existsSync(RATCHET) ? JSON.parse(readFileSync(RATCHET, 'utf8')) : { files: {} }
-let failed = false
-for (const [name, r] of Object.entries(results)) {
-  const min = ratchet.files[name]
-  if (min === undefined) continue
-  if (r.held < min.held) { failed = true; console.error(`types ratchet: ${name} holds ${r.held} assertions, committed ${min.held}`) }
-  if (r.otherErrors > min.maxOtherErrors) { failed = true; console.error(`types ratchet: ${name} has ${r.otherErrors} errors outside assertions, committed at most ${min.maxOtherErrors}`) }
-}
-const total = Object.values(results).reduce((a, r) => a + r.assertions, 0)
-const held = Object.values(results).reduce((a, r) => a + r.held, 0)
-if (args.has('--update') && !AGAINST_FASTIFY) {
-  const files = {}
-  for (const [name, r] of Object.entries(results)) {
-    const old = ratchet.files[name] ?? { held: 0, maxOtherErrors: Infinity }
-    files[name] = { held: Math.max(old.held, r.held), assertions: r.assertions, maxOtherErrors: Math.min(old.maxOtherErrors, r.otherErrors) }
-  }
-  writeFileSync(RATCHET, JSON.stringify({
-    description: 'Committed minimum of fastify@4.3.0 type-test assertions (test/types/*.test-d.ts) that hold against trellis\'s declarations, and the most errors allowed outside assertions, per file. Checked by `node conformance/types/run.mjs`; raise with `--update` (never lowers).',
-    files
-  }, null, 2) + '\n')
-}
-console.error(`fastify@4.3.0 type tests: ${held} / ${total} assertions hold (${(100 * held / total).toFixed(1)}%), ${Object.keys(results).length} files, ${seconds} s`)
-process.exit(failed ? 1 : 0)
+const status = finishRun({
+  results,
+  args,
+  ratchetFile: RATCHET,
+  againstFastify: AGAINST_FASTIFY,
+  label: 'types ratchet',
+  summary: 'fastify@4.3.0 type tests' + ` (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  description: 'Committed minimum of fastify@4.3.0 type-test assertions (test/types/*.test-d.ts) that hold against trellis\'s declarations, and the most errors allowed outside assertions, per file. Checked by `node conformance/types/run.mjs`; raise with `--update` (never lowers).'
+})
+process.exit(status)
