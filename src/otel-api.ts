@@ -14,5 +14,14 @@ function loadApi (): typeof Api {
   }
 }
 
-const api = loadApi()
-export const { context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = api
+let api: typeof Api | undefined
+
+/**
+ * The API, loaded on first use (when the plugin is registered), not when trellis/otel is imported:
+ * Node 20 reports an error thrown while an ES module imports a CommonJS one as uncaught even when
+ * the import is caught, so a load-time failure would end an application that only probes the entry.
+ */
+export function otelApi (): typeof Api {
+  api ??= loadApi()
+  return api
+}

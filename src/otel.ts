@@ -21,7 +21,7 @@ import diagnosticsChannel from 'node:diagnostics_channel'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { IncomingMessage } from 'node:http'
 import type { Attributes, Context, Histogram, MeterProvider, Span, TracerProvider, Tracer } from '@opentelemetry/api'
-import { context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } from './otel-api'
+import { otelApi } from './otel-api'
 import pino from 'pino'
 import plugin from './plugin'
 import { VERSION } from './base/version'
@@ -67,6 +67,7 @@ function epochMs (now: number): number { return performance.timeOrigin + now }
 
 /** The AsyncLocalStorage of the SDK's context manager (AsyncLocalStorageContextManager), so a channel's runStores can make a span current. */
 function contextStorage (): AsyncLocalStorage<Context> | null {
+  const { context } = otelApi()
   const manager = (context as unknown as { _getContextManager?: () => unknown })._getContextManager?.()
   const storage = (manager as { _asyncLocalStorage?: unknown } | undefined)?._asyncLocalStorage
   return storage instanceof AsyncLocalStorage ? storage as AsyncLocalStorage<Context> : null
@@ -128,6 +129,7 @@ function asException (error: unknown): Error | string {
 }
 
 async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
+  const { context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = otelApi()
   const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION)
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION)
   const duration: Histogram = meter.createHistogram('http.server.request.duration', {

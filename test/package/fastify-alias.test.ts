@@ -29,9 +29,7 @@ test('node_modules/fastify is trellis, its entries reached as fastify/…', asyn
   assert.equal(installed.name, 'trellis')
   const script = `const pkg = require('fastify/package.json')
 const loaded = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.includes('*'))
-  .map((k) => k === '.' ? 'fastify' : 'fastify/' + k.slice(2)).map((spec) => {
-    try { return [spec, typeof require(spec).default] } catch (err) { return [spec, err.message] }
-  })
+  .map((k) => k === '.' ? 'fastify' : 'fastify/' + k.slice(2)).map((spec) => [spec, typeof require(spec).default])
 process.stdout.write(JSON.stringify({ loaded, version: require('fastify')().version }))`
   const r = await run(process.execPath, ['-e', script], app)
   assert.equal(r.status, 0, r.stderr)
@@ -39,9 +37,7 @@ process.stdout.write(JSON.stringify({ loaded, version: require('fastify')().vers
   for (const spec of ['fastify', 'fastify/plugin', 'fastify/bearer-auth', 'fastify/openapi']) {
     assert.deepEqual(loaded.find((e: [string, string]) => e[0] === spec), [spec, 'function'])
   }
-  // trellis/otel's peer is optional and this app has not installed it: one clear line, not a stack
-  const otel = loaded.find((e: [string, string]) => e[0] === 'fastify/otel')
-  if (otel !== undefined && otel[1] !== 'function') assert.equal(otel[1], 'trellis/otel needs @opentelemetry/api, its peer dependency: npm install @opentelemetry/api')
+
   assert.equal(version, '4.29.1')
   const help = await run(join(app, 'node_modules', '.bin', 'trellis'), ['--help'], app)
   assert.equal(help.status, 0, help.stderr)

@@ -114,12 +114,16 @@ ${common}
   }
   const trellis = require('trellis')
   const used = await use(trellis, require('trellis/plugin'), require('trellis/bearer-auth'), require('trellis/openapi'))
-  process.stdout.write(JSON.stringify({ loaded, used, callable: typeof trellis, dflt: trellis.default === trellis, named: trellis.trellis === trellis }))
+  // this app has not installed trellis/otel's optional peer: registering the plugin says so
+  let otelWithoutPeer = 'registered'
+  try { await trellis().register(require('trellis/otel')).ready() } catch (err) { otelWithoutPeer = err.message }
+  process.stdout.write(JSON.stringify({ loaded, used, otelWithoutPeer, callable: typeof trellis, dflt: trellis.default === trellis, named: trellis.trellis === trellis }))
 })().catch((err) => { console.error(err); process.exit(1) })
 `)
   const report = entryReport(await run(process.execPath, ['check.cjs'], app))
   checkEntries(report)
   assert.deepEqual({ callable: report.callable, dflt: report.dflt, named: report.named }, { callable: 'function', dflt: true, named: true })
+  assert.equal(report.otelWithoutPeer, 'trellis/otel needs @opentelemetry/api, its peer dependency: npm install @opentelemetry/api')
 })
 
 test('import loads every exported entry: default and named trellis, the same objects require gives', async (t) => {
