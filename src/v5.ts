@@ -12,7 +12,8 @@ import { errorCodesV5 } from './base/errors-v5'
 export * from './index'
 
 /** Creates a root context of a Fastify 5 application (see `trellis` for the forms of `options`). */
-const trellis = ((input?: object) => createApp(input, 5)) as unknown as typeof v4Factory
+// a function, not an arrow: applications may call it with `new`, as Fastify's factory allows
+const trellis = function trellis (input?: object) { return createApp(input, 5) } as unknown as typeof v4Factory
 
 export { trellis, trellis as fastify }
 export default trellis

@@ -16,6 +16,12 @@ import { bridgePlugin, loadingBridgedPlugin } from './fastify4-bridge'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes, buildRoute } from './route-builder'
 
+/**
+ * The event loop's next turn, taken when this module loads: fake timers installed later by a test
+ * (sinon's replace setImmediate) must not hold back the boot, as they do not hold back avvio's.
+ */
+const nextTurn = setImmediate
+
 function currentNode (app: AppState): PluginNode {
   return app.stack.length > 0 ? app.stack[app.stack.length - 1] : app.rootNode
 }
@@ -155,7 +161,7 @@ export function ready (app: AppState): Promise<void> {
     app.readyPromise = (async () => {
       // the tree starts loading on the next turn of the event loop, as avvio's does: code that runs
       // on from the caller (listen(), then routes added by promise callbacks) still adds to it
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await new Promise<void>((resolve) => nextTurn(resolve))
       try {
         await drain(app, app.rootNode)
       } catch (err) {

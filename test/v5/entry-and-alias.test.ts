@@ -13,7 +13,7 @@ test('trellis/v5 loads with require and import and makes Fastify 5 applications;
   const script = `
     const v5 = require('trellis/v5'); const v4 = require('trellis')
     import('trellis/v5').then(async (m) => {
-      const out = [v5().version, v5.default().version, v5.trellis().version, v5.fastify().version, m.default().version, m.trellis().version, v4().version,
+      const out = [new v5().version, v5.default().version, v5.trellis().version, v5.fastify().version, m.default().version, m.trellis().version, v4().version,
         typeof v5.errorCodes.FST_ERR_DEC_REFERENCE_TYPE, typeof v4.errorCodes.FST_ERR_DEC_REFERENCE_TYPE, typeof m.errorCodes.FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER]
       console.log(JSON.stringify(out))
     })`
