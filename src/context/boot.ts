@@ -3,6 +3,7 @@
  * child context per plugin (or reusing the parent's for skip-override plugins), and `ready()`.
  */
 import { errorCodes } from '../base/errors'
+import { nextTurn } from '../base/next-turn'
 import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { loaderTimeoutError, untilDone } from './with-timeout'
 import { PluginContext, contextOf } from './plugin-context'
@@ -15,12 +16,6 @@ import { checkPluginMeta } from './plugin-meta'
 import { bridgePlugin, loadingBridgedPlugin } from './fastify4-bridge'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes, buildRoute } from './route-builder'
-
-/**
- * The event loop's next turn, taken when this module loads: fake timers installed later by a test
- * (sinon's replace setImmediate) must not hold back the boot, as they do not hold back avvio's.
- */
-const nextTurn = setImmediate
 
 function currentNode (app: AppState): PluginNode {
   return app.stack.length > 0 ? app.stack[app.stack.length - 1] : app.rootNode
@@ -161,7 +156,7 @@ export function ready (app: AppState): Promise<void> {
     app.readyPromise = (async () => {
       // the tree starts loading on the next turn of the event loop, as avvio's does: code that runs
       // on from the caller (listen(), then routes added by promise callbacks) still adds to it
-      await new Promise<void>((resolve) => nextTurn(resolve))
+      await nextTurn()
       try {
         await drain(app, app.rootNode)
       } catch (err) {

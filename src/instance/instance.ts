@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorCodes } from '../base/errors'
+import { nextTurn } from '../base/next-turn'
 import { contextOf, type PluginContext } from '../context/plugin-context'
 import { kContext } from '../context/symbols'
 import { checkHook, type AnyHook } from '../lifecycle/hooks'
@@ -413,6 +414,9 @@ export class TrellisInstance {
     const promise = (async () => {
       assertCanListen(app.listening, app.closed)
       await bootReady(app)
+      // the server binds a turn after the application is ready (as Fastify's): what the plugins
+      // scheduled for the next turn runs before listen() settles
+      await nextTurn()
       assertCanListen(app.listening, app.closed)
       app.listening = true
       try {
