@@ -46,6 +46,3 @@ export const SOURCE_RULES: Array<{ pattern: RegExp } & Rule> = [
   { pattern: /\.hasRoute\s*\(/, what: 'hasRoute (v5 matches the route as declared, not a URL it serves)', instead: 'findRoute to test a URL; hasRoute with the declared path', severity: 'changes' },
   { pattern: /\b(?:req|request)\.hostname\b/, what: 'request.hostname (v5: without the port)', instead: 'request.host for host:port; request.port for the port', severity: 'changes' }
 ]
-
-/** The methods Fastify 5 no longer has built in. */
-export const REMOVED_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'REPORT', 'MKCALENDAR']

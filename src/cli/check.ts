@@ -16,7 +16,8 @@ import { acceptsFastify4 } from '../context/fastify4-bridge'
 import { satisfies } from '../context/version-range'
 import { missingLoggerMethods } from '../server/logger'
 import { loadApp } from './load-app'
-import { REMOVED_METHODS, SOURCE_RULES, WARNING_RULES, type Severity } from './check-rules'
+import { SOURCE_RULES, WARNING_RULES, type Severity } from './check-rules'
+import { HttpMethods } from '../lifecycle/http-methods'
 
 export interface Finding { severity: Severity; what: string; where: string; instead: string }
 
@@ -99,9 +100,10 @@ export async function check (file: string): Promise<Finding[]> {
   } finally {
     process.emitWarning = emit
   }
+  const v5Methods = new HttpMethods(5)
   for (const route of routeTable(app).routes) {
     for (const method of route.methods) {
-      if (REMOVED_METHODS.includes(method)) found.push({ severity: 'breaks', what: `the ${method} method (not built in)`, where: `route ${method} ${route.url}`, instead: `app.addHttpMethod('${method}', { hasBody: true }) (or without hasBody) before the route` })
+      if (!v5Methods.has(method)) found.push({ severity: 'breaks', what: `the ${method} method (not built in)`, where: `route ${method} ${route.url}`, instead: `app.addHttpMethod('${method}', { hasBody: true }) (or without hasBody) before the route` })
     }
   }
   for (const { plugin, range } of contextOf(app).app.declaredRanges) {

@@ -19,6 +19,8 @@ import { FASTIFY_COMPAT_VERSION } from '../base/version'
 import type { AppState } from './app-state'
 import type { PluginContext } from './plugin-context'
 import { rcAcceptsOlder, satisfies } from './version-range'
+import { RequestV4 } from '../lifecycle/request'
+import { ReplyV4 } from '../lifecycle/reply'
 
 /** Whether a plugin's declared range admits the last Fastify 4 release (so the bridge can carry it). */
 export function acceptsFastify4 (range: string): boolean {
@@ -48,37 +50,35 @@ function used (app: AppState, member: string): void {
   emitV5Warning('TRLBRG002', member, app.bridgedPlugins.join(', '))
 }
 
-type RouteCarrier = { routeContext: { config: Record<string, unknown>, schema: unknown }, raw: { socket: unknown } }
+/** Fastify 4's accessors that Fastify 5 removed, as RequestV4 and ReplyV4 define them. */
+const REQUEST_V4_ONLY = ['routerPath', 'routerMethod', 'routeConfig', 'routeSchema', 'context', 'connection']
+const REPLY_V4_ONLY: Record<string, string> = { context: 'reply.context', getResponseTime: 'reply.getResponseTime()', redirect: 'reply.redirect(code, url)' }
+
+/** Puts the v4 class's member `name` on `target`, naming its first use (TRLBRG002). */
+function lendMember (app: AppState, target: object, source: object, name: string, label: string): void {
+  const own = Object.getOwnPropertyDescriptor(source, name) as PropertyDescriptor
+  if (own.get !== undefined) {
+    const get = own.get
+    Object.defineProperty(target, name, { configurable: true, get (this: unknown) { used(app, label); return get.call(this) } })
+    return
+  }
+  const method = own.value as (...args: unknown[]) => unknown
+  // redirect is shared with Fastify 5: only its Fastify 4 form (a status code first) is the bridge's
+  const fastify4Only = name === 'redirect' ? (args: unknown[]) => typeof args[0] === 'number' : () => true
+  Object.defineProperty(target, name, {
+    configurable: true,
+    writable: true,
+    value: function (this: unknown, ...args: unknown[]) {
+      if (fastify4Only(args)) used(app, label)
+      return method.apply(this, args)
+    }
+  })
+}
 
 function installFastify4Accessors (app: AppState): void {
   const root: PluginContext = app.rootContext
-  const request = root.Request.prototype as object
-  const reply = root.Reply.prototype as object
-  const getter = (proto: object, name: string, label: string, read: (self: any) => unknown): void => {
-    Object.defineProperty(proto, name, { configurable: true, get (this: unknown) { used(app, label); return read(this) } })
-  }
-  getter(request, 'routerPath', 'request.routerPath', (r: RouteCarrier) => r.routeContext.config.url)
-  getter(request, 'routerMethod', 'request.routerMethod', (r: RouteCarrier) => r.routeContext.config.method)
-  getter(request, 'routeConfig', 'request.routeConfig', (r: RouteCarrier) => r.routeContext.config)
-  getter(request, 'routeSchema', 'request.routeSchema', (r: RouteCarrier) => r.routeContext.schema)
-  getter(request, 'context', 'request.context', (r: RouteCarrier) => r.routeContext)
-  getter(request, 'connection', 'request.connection', (r: RouteCarrier) => r.raw.socket)
-  getter(reply, 'context', 'reply.context', (r: RouteCarrier) => r.routeContext)
-  Object.defineProperty(reply, 'getResponseTime', {
-    configurable: true,
-    writable: true,
-    value: function getResponseTime (this: { elapsedTime: number }) { used(app, 'reply.getResponseTime()'); return this.elapsedTime }
-  })
-  const redirect = (reply as { redirect: (url: string, code?: number) => unknown }).redirect
-  Object.defineProperty(reply, 'redirect', {
-    configurable: true,
-    writable: true,
-    value: function (this: unknown, urlOrCode: string | number, codeOrUrl?: string | number) {
-      if (typeof urlOrCode !== 'number') return redirect.call(this, urlOrCode, codeOrUrl as number | undefined)
-      used(app, 'reply.redirect(code, url)')
-      return redirect.call(this, codeOrUrl as string, urlOrCode)
-    }
-  })
+  for (const name of REQUEST_V4_ONLY) lendMember(app, root.Request.prototype, RequestV4.prototype, name, `request.${name}`)
+  for (const [name, label] of Object.entries(REPLY_V4_ONLY)) lendMember(app, root.Reply.prototype, ReplyV4.prototype, name, label)
   // routes stop at these classes when they skip empty subclasses (route-builder's nearestDecorated)
   root.Request.decorated = true
   root.Reply.decorated = true
