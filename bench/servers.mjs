@@ -13,6 +13,7 @@
 // JSON.stringify); `trellis` is the built dist; `fastify43` is Fastify 4.3.0 (devDependency alias)
 // and `fastify` is Fastify 5. Every framework gets the same route definitions.
 //
+// `trellis-v5` (named with BENCH_SERVERS only) is the same build's Fastify 5 line, `trellis/v5`.
 // Tracing servers (named with BENCH_SERVERS only, see OTEL_SERVER_NAMES): `trellis-otel` is trellis
 // with trellis/otel, `fastify429-otel` is Fastify 4.29.1 (devDependency alias `fastify429`) with
 // @fastify/otel 0.21.2. Both get the same OpenTelemetry SDK (setupOtelSdk): every request sampled,
@@ -242,6 +243,8 @@ function bareServer () {
 export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 /** Servers with tracing on, run when BENCH_SERVERS names them (not in the default run). */
 export const OTEL_SERVER_NAMES = ['trellis-otel', 'fastify429-otel']
+/** trellis' Fastify 5 line (`trellis/v5`) on the same routes, run when BENCH_SERVERS names it. */
+export const V5_SERVER_NAMES = ['trellis-v5']
 /**
  * BENCH_BASELINE=/path/to/other/checkout: that checkout's built trellis (its dist/) joins the run as
  * server `baseline`, to measure a change against the code before it in the same interleaved rounds.
@@ -253,6 +256,7 @@ export function serverLabel (name) {
   switch (name) {
     case 'bare': return 'bare node:http'
     case 'trellis': return 'trellis'
+    case 'trellis-v5': return 'trellis/v5'
     case 'fastify43': return `fastify ${require('fastify43/package.json').version}`
     case 'fastify': return `fastify ${require('fastify/package.json').version}`
     case 'baseline': return 'trellis baseline'
@@ -288,8 +292,9 @@ export async function startServer (name) {
     await app.listen({ port: 0, host: '127.0.0.1' })
     return app.server.address().port
   }
-  const factory = name === 'trellis'
-    ? require(join(root, 'dist', 'entry', 'index.cjs'))
+  const builds = { trellis: 'index.cjs', 'trellis-v5': 'v5.cjs' }
+  const factory = builds[name] !== undefined
+    ? require(join(root, 'dist', 'entry', builds[name]))
     : name === 'baseline' ? require(join(BASELINE, 'dist', 'entry', 'index.cjs')) : require(name)
   const app = frameworkRoutes(factory({ logger: false }))
   await app.listen({ port: 0, host: '127.0.0.1' })
