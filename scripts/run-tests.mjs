@@ -1,5 +1,6 @@
 // Runs every test file (test/**/*.test.ts) with node's own test runner, TypeScript loaded by tsx.
-// Usage: node scripts/run-tests.mjs [--coverage] [path-filter ...]
+// Usage: node scripts/run-tests.mjs [--coverage] [--exclude=path-filter ...] [path-filter ...]
+//   --exclude   leaves out the files whose path contains it (repeatable)
 //   --coverage  the same run under c8 (settings and floor in .c8rc.json): V8 coverage of every process
 //               the tests start, mapped back to src/**/*.ts through tsx's source maps; a summary on
 //               stdout, an HTML report in coverage/. The run fails when a figure is below the floor
@@ -20,9 +21,11 @@ function collect (dir, out) {
 }
 const argv = process.argv.slice(2)
 const coverage = argv.includes('--coverage')
-const filters = argv.filter((a) => a !== '--coverage')
+const excludes = argv.filter((a) => a.startsWith('--exclude=')).map((a) => a.slice('--exclude='.length))
+const filters = argv.filter((a) => a !== '--coverage' && !a.startsWith('--exclude='))
 const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => !excludes.some((x) => f.includes(x)))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
 // test/package/ installs the package as `npm pack` makes it from HEAD: pack it once, before the test
 // files start (each file has its own time limit), for them to share (test/package/packed.ts)
