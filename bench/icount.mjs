@@ -18,8 +18,9 @@
 // About 5–10 minutes per pair of servers on an idle machine (valgrind runs node ~50× slower); servers
 // are measured two at a time.
 //
-//   BENCH_SERVERS=bare,trellis            servers (default: bare,trellis; baseline with BENCH_BASELINE;
-//                                         trellis-v5 is the Fastify 5 line of the same build)
+//   BENCH_SERVERS=bare,trellis            servers (default: bare,trellis; baseline with BENCH_BASELINE; the
+//                                         tracing servers of bench/servers.mjs too, e.g. trellis-otel, and
+//                                         trellis-v5, the Fastify 5 line of the same build)
 //   BENCH_BASELINE=/other/checkout        that checkout's built trellis as server `baseline`
 //   BENCH_ROUTES=hello,post               routes (default: all five)
 //   BENCH_ICOUNT_WARMUP=2000              warm-up requests per route and pass
@@ -48,7 +49,7 @@ import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ROUTES, SERVER_NAMES, V5_SERVER_NAMES, serverLabel, BASELINE } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, V5_SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES, serverLabel, BASELINE } from './servers.mjs'
 import { hasCommand, nodeBinary } from './processes.mjs'
 import { median } from './stats.mjs'
 
@@ -62,7 +63,9 @@ const list = (env, all, fallback = all) => {
   for (const w of wanted) if (!all.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${all.join(', ')})`)
   return wanted
 }
-const servers = list('BENCH_SERVERS', [...SERVER_NAMES, ...V5_SERVER_NAMES], BASELINE !== undefined ? ['bare', 'trellis', 'baseline'] : ['bare', 'trellis'])
+//   BENCH_SERVERS=bare,trellis            servers (default: bare,trellis; baseline with BENCH_BASELINE; the
+//                                         tracing servers of bench/servers.mjs too, e.g. trellis-otel, and
+//                                         trellis-v5, the Fastify 5 line of the same build)
 const routes = ROUTES.filter((r) => list('BENCH_ROUTES', ROUTES.map((x) => x.key)).includes(r.key))
 const WARMUP = Number(process.env.BENCH_ICOUNT_WARMUP ?? 2000)
 const REQUESTS = Number(process.env.BENCH_ICOUNT_REQUESTS ?? 1000)

@@ -1,10 +1,11 @@
 // Where a server's CPU time per request goes: `node bench/profile.mjs <server> <route> [seconds]`
-// (after `npm run build`). Starts one server of bench/servers.mjs (bare, trellis, fastify43, fastify)
-// pinned like `npm run bench`, warms it up, loads one route (hello, notFound, nested, post, items) for
-// `seconds` (default 5) with V8's CPU profiler on (100 µs sampling, only during that window), and
-// prints the functions with the most self time as µs per request (self time ÷ requests answered), the
-// same grouped by where the code lives (trellis, node internals, GC, ...), and the process's CPU µs per
-// request over the window. `--save file.cpuprofile` keeps the profile (Chrome DevTools opens it);
+// (after `npm run build`). Starts one server of bench/servers.mjs (bare, trellis, fastify43, fastify,
+// or a tracing server: trellis-otel, fastify429-otel, ...) pinned like `npm run bench`, warms it up,
+// loads one route (hello, notFound, nested, post, items) for `seconds` (default 5) with V8's CPU
+// profiler on (100 µs sampling, only during that window), and prints the functions with the most self
+// time as µs per request (self time ÷ requests answered), the same grouped by where the code lives
+// (trellis, trellis/otel, each package, node internals, GC, ...), and the process's CPU µs per request
+// over the window. `--save file.cpuprofile` keeps the profile (Chrome DevTools opens it);
 // `--top N` prints N functions (default 30); BENCH_NODE=24 profiles under another Node line.
 // `--warm-all` first loads every route for 2 s, as `npm run bench` warms a server, so the profile
 // shows the route as it runs in a server that serves the others too (shared code sees every shape).
@@ -14,7 +15,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ROUTES, SERVER_NAMES } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, V5_SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES } from './servers.mjs'
 import { askChild as ask, askCpu, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, wrkLoadGen } from './processes.mjs'
 
 const args = process.argv.slice(2)
@@ -26,16 +27,18 @@ const warmAll = warmAllAt !== -1
 if (warmAll) args.splice(warmAllAt, 1)
 const [server, routeKey, secondsArg] = args
 const route = ROUTES.find((r) => r.key === routeKey)
-if (!SERVER_NAMES.includes(server) || route === undefined) {
-  console.error(`usage: node bench/profile.mjs <${SERVER_NAMES.join('|')}> <${ROUTES.map((r) => r.key).join('|')}> [seconds] [--top N] [--save file]`)
+const KNOWN = [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES]
+if (!KNOWN.includes(server) || route === undefined) {
+  console.error(`usage: node bench/profile.mjs <${KNOWN.join('|')}> <${ROUTES.map((r) => r.key).join('|')}> [seconds] [--top N] [--save file]`)
   process.exit(2)
 }
 const seconds = Number(secondsArg ?? 5)
 
 function where (url) {
   if (url === '') return 'native / V8'
+  if (url.includes('/dist/lib/otel')) return 'trellis/otel'
   if (url.includes('/dist/lib/')) return 'trellis'
-  if (url.includes('/node_modules/fastify43/') || url.includes('/node_modules/fastify/')) return 'fastify'
+  if (/\/node_modules\/fastify(43|429)?\//.test(url)) return 'fastify'
   const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)
   if (m !== null) return m[1]
   if (url.startsWith('node:')) return url.replace(/^node:internal\//, 'node internal ').replace(/\/.*$/, '')

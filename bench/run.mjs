@@ -43,8 +43,9 @@
 //   BENCH_NODE=24           run the servers under another Node line (scripts/node-line.mjs installs it
 //                           into ~/.cache); a path to a node binary works too. Default: this node.
 //   BENCH_SERVERS=bare,trellis          a subset of servers (bare, trellis, fastify43, fastify), or the
-//                                       tracing servers trellis-otel, fastify429-otel, or trellis-v5
-//                                       (the Fastify 5 line of the same build; bench/servers.mjs)
+//                                       tracing servers trellis-otel, fastify429-otel, fastify429 and the
+//                                       servers that split trellis/otel's cost, or trellis-v5 (the
+//                                       Fastify 5 line of the same build; bench/servers.mjs)
 //   BENCH_SUBJECT=trellis-otel          the server of the ratio table (default trellis)
 //   BENCH_BASELINE=/other/checkout      adds that checkout's built trellis as server `baseline` (a change
 //                                       measured against the code before it, in the same rounds)
@@ -60,7 +61,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ROUTES, SERVER_NAMES, OTEL_SERVER_NAMES, V5_SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES, V5_SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
 import { median } from './stats.mjs'
 import { machine, writeResults } from './results.mjs'
 import { askUsage, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, usagePerRequest, wrkLoadGen } from './processes.mjs'
@@ -130,7 +131,7 @@ const pick = (env, all, known = all) => {
   return [...new Set(wanted)]
 }
 // in the order named: servers start in that order (rotated each round when restarting)
-const servers = pick('BENCH_SERVERS', SERVER_NAMES, [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES])
+const servers = pick('BENCH_SERVERS', SERVER_NAMES, [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES])
 // BENCH_SUBJECT: the server the ratio table is about (default trellis), e.g. trellis-otel
 const SUBJECT = process.env.BENCH_SUBJECT || 'trellis'
 if (!servers.includes(SUBJECT) && process.env.BENCH_SUBJECT) throw new Error(`BENCH_SUBJECT ${SUBJECT} is not in BENCH_SERVERS`)

@@ -16,9 +16,16 @@
 // `trellis-v5` (named with BENCH_SERVERS only) is the same build's Fastify 5 line, `trellis/v5`.
 // Tracing servers (named with BENCH_SERVERS only, see OTEL_SERVER_NAMES): `trellis-otel` is trellis
 // with trellis/otel, `fastify429-otel` is Fastify 4.29.1 (devDependency alias `fastify429`) with
-// @fastify/otel 0.21.2. Both get the same OpenTelemetry SDK (setupOtelSdk): every request sampled,
-// the AsyncLocalStorage context manager, W3C propagation, spans batched to an exporter that drops them,
-// a meter provider whose reader never exports.
+// @fastify/otel 0.21.2, `fastify429` the same Fastify without it. Both tracing servers get the same
+// OpenTelemetry SDK (setupOtelSdk): every request sampled, the AsyncLocalStorage context manager, W3C
+// propagation, spans batched to an exporter that drops them in this process (no network I/O), a meter
+// provider whose reader never exports.
+// Where trellis/otel's cost goes, one part at a time (each adds one part of the SDK to the one before):
+// `trellis-traced` trellis with a subscriber that does nothing on `tracing:trellis.request:start` (the
+// traced request path and its channel messages); `trellis-otel-noop` trellis/otel without an SDK (the
+// API's no-op tracer and meter: the plugin's own work); `trellis-otel-context` plus the SDK's context
+// manager and propagator; `trellis-otel-spans` plus the tracer provider (spans, ids, the batch
+// processor); `trellis-otel` plus the meter provider (the duration histogram).
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -171,8 +178,12 @@ function frameworkRoutes (app) {
 }
 
 // ------------------------------------------------------------------ the OpenTelemetry SDK of the tracing servers
-/** Registers a global SDK: every span sampled and batched to an exporter that drops it; returns the tracer provider. */
-function setupOtelSdk () {
+/**
+ * Registers a global SDK: every span sampled and batched to an exporter that drops it; returns the
+ * tracer provider. `parts` leaves the later parts out: 'context' (context manager and propagator
+ * only), 'spans' (no meter provider), 'all'.
+ */
+function setupOtelSdk (parts = 'all') {
   const { context, metrics, propagation, trace } = require('@opentelemetry/api')
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks')
   const { W3CTraceContextPropagator } = require('@opentelemetry/core')
@@ -182,7 +193,9 @@ function setupOtelSdk () {
   const provider = new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(drop)] })
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
   propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+  if (parts === 'context') return provider
   trace.setGlobalTracerProvider(provider)
+  if (parts === 'spans') return provider
   const reader = new PeriodicExportingMetricReader({ exporter: { ...drop, selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE }, exportIntervalMillis: 3_600_000 })
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
   return provider
@@ -242,7 +255,9 @@ function bareServer () {
 // ------------------------------------------------------------------ one server, on 127.0.0.1 and a free port
 export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 /** Servers with tracing on, run when BENCH_SERVERS names them (not in the default run). */
-export const OTEL_SERVER_NAMES = ['trellis-otel', 'fastify429-otel']
+export const OTEL_SERVER_NAMES = ['trellis-otel', 'fastify429-otel', 'fastify429']
+/** The servers that split trellis/otel's cost into parts (header), for bench/icount.mjs and bench/profile.mjs. */
+export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans']
 /** trellis' Fastify 5 line (`trellis/v5`) on the same routes, run when BENCH_SERVERS names it. */
 export const V5_SERVER_NAMES = ['trellis-v5']
 /**
@@ -250,7 +265,11 @@ export const V5_SERVER_NAMES = ['trellis-v5']
  * server `baseline`, to measure a change against the code before it in the same interleaved rounds.
  */
 export const BASELINE = process.env.BENCH_BASELINE || undefined
-if (BASELINE !== undefined) SERVER_NAMES.push('baseline')
+if (BASELINE !== undefined) {
+  SERVER_NAMES.push('baseline')
+  // that checkout's trellis/otel, as `trellis-otel` runs it (named with BENCH_SERVERS only)
+  OTEL_SERVER_NAMES.push('baseline-otel')
+}
 
 export function serverLabel (name) {
   switch (name) {
@@ -260,7 +279,13 @@ export function serverLabel (name) {
     case 'fastify43': return `fastify ${require('fastify43/package.json').version}`
     case 'fastify': return `fastify ${require('fastify/package.json').version}`
     case 'baseline': return 'trellis baseline'
+    case 'baseline-otel': return 'baseline + trellis/otel'
     case 'trellis-otel': return 'trellis + trellis/otel'
+    case 'trellis-traced': return 'trellis, a no-op subscriber'
+    case 'trellis-otel-noop': return 'trellis/otel, no SDK'
+    case 'trellis-otel-context': return 'trellis/otel, context manager'
+    case 'trellis-otel-spans': return 'trellis/otel, spans, no metrics'
+    case 'fastify429': return `fastify ${require('fastify429/package.json').version}`
     case 'fastify429-otel': return `fastify ${require('fastify429/package.json').version} + @fastify/otel ${require('@fastify/otel/package.json').version}`
     default: throw new Error(`unknown server ${name}`)
   }
@@ -273,10 +298,18 @@ export async function startServer (name) {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     return server.address().port
   }
-  if (name === 'trellis-otel') {
-    setupOtelSdk()
-    const app = require(join(root, 'dist', 'entry', 'index.cjs'))({ logger: false })
-    await app.register(require(join(root, 'dist', 'entry', 'otel.cjs')))
+  if (name === 'trellis-traced') {
+    require('node:diagnostics_channel').subscribe('tracing:trellis.request:start', () => {})
+    const app = frameworkRoutes(require(join(root, 'dist', 'entry', 'index.cjs'))({ logger: false }))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return app.server.address().port
+  }
+  if (name.startsWith('trellis-otel') || name === 'baseline-otel') {
+    const parts = name.slice('trellis-otel-'.length)
+    if (parts !== 'noop') setupOtelSdk(parts === '' ? 'all' : parts)
+    const from = name === 'baseline-otel' ? BASELINE : root
+    const app = require(join(from, 'dist', 'entry', 'index.cjs'))({ logger: false })
+    await app.register(require(join(from, 'dist', 'entry', 'otel.cjs')))
     frameworkRoutes(app)
     await app.listen({ port: 0, host: '127.0.0.1' })
     return app.server.address().port

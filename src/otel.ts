@@ -47,19 +47,34 @@ const SCOPE = 'trellis'
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'QUERY'])
 
-/** One traced request. */
+/** What the plugin keeps per route (by its path): the span names by method and the last histogram attribute set. */
+interface RouteData {
+  route: string | undefined
+  names: Record<string, string>
+  /** The attributes of the last measurement of this route, reused while they are the same (the SDK keeps none of ours otherwise). */
+  metric: Attributes | null
+}
+
+/** One traced request (on its RequestTrace's `otel` slot). */
 interface Live {
+  /** The registration that made it. */
+  owner: symbol
   span: Span
   ctx: Context
   /** performance.now() when routing began. */
   begun: number
-  attributes: Attributes
-  route: string | undefined
+  data: RouteData
+  method: string
+  scheme: string
+  version: string
   error: unknown
   phase: Span | null
   handler: Span | null
   ended: boolean
 }
+
+/** The mark of a request its registration ignores (`ignore`): asked once. */
+const IGNORED = Object.freeze({ owner: null })
 
 const channel = (name: string): diagnosticsChannel.TracingChannel<object, object> => diagnosticsChannel.tracingChannel(name)
 
@@ -89,28 +104,40 @@ function hostAndPort (host: string | undefined, secure: boolean): { address?: st
   return Number.isInteger(n) && n > 0 && n < 65536 ? { address, port: n } : { address }
 }
 
-function requestAttributes (req: IncomingMessage, request: RequestBase): Attributes {
-  const method = req.method ?? 'GET'
+interface Host { address?: string, port?: number }
+
+/**
+ * The request's attributes. `host` is the last parsed Host header of this registration (requests of
+ * one service mostly carry the same), parsed again only when it differs.
+ */
+function requestAttributes (req: IncomingMessage, request: RequestBase, method: string, scheme: string, host: { raw: string | undefined, secure: boolean, parsed: Host }): Attributes {
   const url = req.url ?? '/'
   const q = url.indexOf('?')
-  const scheme = request.protocol ?? 'http'
   const attributes: Attributes = {
-    'http.request.method': KNOWN_METHODS.has(method) ? method : '_OTHER',
+    'http.request.method': method,
     'url.path': q === -1 ? url : url.slice(0, q),
     'url.scheme': scheme,
     'network.protocol.version': req.httpVersion
   }
-  if (!KNOWN_METHODS.has(method)) attributes['http.request.method_original'] = method
+  if (method === '_OTHER') attributes['http.request.method_original'] = req.method
   if (q !== -1) attributes['url.query'] = url.slice(q + 1)
-  const host = req.headers[':authority'] ?? req.headers.host
-  const { address, port } = hostAndPort(Array.isArray(host) ? host[0] : host, scheme === 'https')
+  const headers = req.headers
+  const header = headers[':authority'] ?? headers.host
+  const raw = Array.isArray(header) ? header[0] : header
+  const secure = scheme === 'https'
+  if (raw !== host.raw || secure !== host.secure) {
+    host.raw = raw
+    host.secure = secure
+    host.parsed = hostAndPort(raw, secure)
+  }
+  const { address, port } = host.parsed
   if (address !== undefined) attributes['server.address'] = address
   if (port !== undefined) attributes['server.port'] = port
   const client = request.ip
   if (client !== undefined) attributes['client.address'] = client
   const peer = req.socket?.remoteAddress
   if (peer !== undefined) attributes['network.peer.address'] = peer
-  const agent = req.headers['user-agent']
+  const agent = headers['user-agent']
   if (agent !== undefined) attributes['user_agent.original'] = agent
   return attributes
 }
@@ -138,82 +165,99 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     advice: { explicitBucketBoundaries: DURATION_BUCKETS }
   })
   const phaseSpans = options.phaseSpans === true
+  const correlate = options.logCorrelation !== false
   const ignore = options.ignore
   const root = app
-  // per-request state on the request's own objects under a symbol of this registration (a WeakMap
-  // keyed by short-lived objects makes every scavenge walk its entries)
+  // this registration's mark on the request state it made and on request loggers (per-request
+  // state lives on the request's RequestTrace, so requests, replies and raw requests keep their shapes)
   const kState = Symbol('trellis.otel')
-  interface Begun { at: number, parent: Context, routingEnd: number }
-  const begun = {
-    get: (req: IncomingMessage): Begun | undefined => (req as unknown as Record<symbol, Begun | undefined>)[kState],
-    set: (req: IncomingMessage, value: Begun | undefined): void => { (req as unknown as Record<symbol, Begun | undefined>)[kState] = value }
-  }
-  const live = {
-    get: (reply: ReplyBase): Live | undefined => (reply as unknown as Record<symbol, Live | undefined>)[kState],
-    set: (reply: ReplyBase, value: Live): void => { (reply as unknown as Record<symbol, Live | undefined>)[kState] = value }
-  }
   const byLogger = {
     get: (logger: object): Live | undefined => Object.prototype.hasOwnProperty.call(logger, kState) ? (logger as Record<symbol, Live | undefined>)[kState] : undefined,
     set: (logger: object, value: Live): void => { (logger as Record<symbol, Live | undefined>)[kState] = value }
   }
+  const liveOf = (reply: ReplyBase): Live | undefined => {
+    const state = reply.trace?.otel as Live | undefined
+    return state !== undefined && state.owner === kState ? state : undefined
+  }
 
   const ours = (server: unknown): boolean => server === root || (server !== null && typeof server === 'object' && Object.prototype.isPrototypeOf.call(server, root))
 
-  const onRoutingStart = (message: unknown): void => {
-    const { req, server } = message as RoutingMessage
-    if (!ours(server) || (ignore !== undefined && ignore(req))) return
-    begun.set(req, { at: performance.now(), parent: context.active(), routingEnd: 0 })
+  // per route (by path): span names and the histogram's last attribute set; requests without a route share one
+  const routes = new Map<string, RouteData>()
+  const unrouted: RouteData = { route: undefined, names: Object.create(null), metric: null }
+  const routeData = (route: string | undefined): RouteData => {
+    if (route === undefined) return unrouted
+    let data = routes.get(route)
+    if (data === undefined) {
+      data = { route, names: Object.create(null), metric: null }
+      routes.set(route, data)
+    }
+    return data
   }
+  const host = { raw: undefined as string | undefined, secure: false, parsed: {} as Host }
+
+  // with phase spans: when the router answered (routing ends and the request begins in one synchronous step)
+  let routedReq: IncomingMessage | null = null
+  let routedAt = 0
   const onRoutingEnd = (message: unknown): void => {
-    const entry = begun.get((message as RoutingMessage).req)
-    if (entry !== undefined) entry.routingEnd = performance.now()
+    routedReq = (message as RoutingMessage).req
+    routedAt = performance.now()
   }
 
   /** The request's span, made once (from the store transform or from the start subscriber, whichever runs first). */
   const begin = (message: RequestMessage): Live | undefined => {
     const { request, reply } = message
-    const found = live.get(reply)
-    if (found !== undefined) return found
+    const traced = reply.trace
+    if (traced === null) return undefined
+    if (traced.otel !== undefined) return liveOf(reply)
     const req = request.raw
-    const entry = begun.get(req)
-    if (entry === undefined) return undefined
-    begun.set(req, undefined)
-    const attributes = requestAttributes(req, request)
-    const route = message.route?.url
+    if (!ours(traced.routing.server)) return undefined
+    if (ignore !== undefined && ignore(req)) { traced.otel = IGNORED; return undefined }
+    const raw = req.method ?? 'GET'
+    const method = KNOWN_METHODS.has(raw) ? raw : '_OTHER'
+    const scheme = request.protocol ?? 'http'
+    const attributes = requestAttributes(req, request, method, scheme, host)
+    const data = routeData(message.route?.url)
+    const route = data.route
     if (route !== undefined) attributes['http.route'] = route
-    const method = attributes['http.request.method'] as string
-    const name = route === undefined ? method : `${method} ${route}`
-    const inherited = trace.getSpan(entry.parent)
+    const name = route === undefined ? method : (data.names[method] ??= `${method} ${route}`)
+    const active = context.active()
+    const inherited = trace.getSpan(active)
     // the node:http instrumentation's span is current when the request arrives: ours is its child
-    const parent = inherited !== undefined ? entry.parent : propagation.extract(ROOT_CONTEXT, req.headers)
+    const parent = inherited !== undefined ? active : propagation.extract(ROOT_CONTEXT, req.headers)
     if (inherited !== undefined && route !== undefined) {
       inherited.setAttribute('http.route', route)
       inherited.updateName(name)
     }
+    const begun = traced.begun
     const span = tracer.startSpan(name, {
       kind: inherited !== undefined ? SpanKind.INTERNAL : SpanKind.SERVER,
       attributes,
-      startTime: epochMs(entry.at)
+      startTime: epochMs(begun)
     }, parent)
     const ctx = trace.setSpan(parent, span)
-    const state: Live = { span, ctx, begun: entry.at, attributes, route, error: undefined, phase: null, handler: null, ended: false }
-    live.set(reply, state)
-    if (request.log !== app.log) byLogger.set(request.log, state)
-    if (phaseSpans) tracer.startSpan('routing', { startTime: epochMs(entry.at), attributes: { 'trellis.phase': 'routing' } }, ctx).end(epochMs(entry.routingEnd === 0 ? performance.now() : entry.routingEnd))
+    const state: Live = { owner: kState, span, ctx, begun, data, method, scheme, version: req.httpVersion, error: undefined, phase: null, handler: null, ended: false }
+    traced.otel = state
+    if (correlate && request.log !== app.log) byLogger.set(request.log, state)
+    if (phaseSpans) {
+      const routed = routedReq === req ? routedAt : performance.now()
+      routedReq = null
+      tracer.startSpan('routing', { startTime: epochMs(begun), attributes: { 'trellis.phase': 'routing' } }, ctx).end(epochMs(routed))
+    }
     return state
   }
 
   const onRequestStart = (message: unknown): void => { begin(message as RequestMessage) }
   const onRequestError = (message: unknown): void => {
     const { reply, error } = message as RequestMessage
-    const state = live.get(reply)
+    const state = liveOf(reply)
     if (state === undefined) return
     state.error = error
     state.span.recordException(asException(error))
   }
   const onRequestEnd = (message: unknown): void => {
     const { reply } = message as RequestMessage
-    const state = live.get(reply)
+    const state = liveOf(reply)
     // a handler or phase still running (a response written from inside it) ends after the request
     if (state === undefined || state.ended) return
     state.ended = true
@@ -221,36 +265,45 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     const status = reply.raw.statusCode
     const span = state.span
     span.setAttribute('http.response.status_code', status)
-    const metric: Attributes = {
-      'http.request.method': state.attributes['http.request.method'],
-      'url.scheme': state.attributes['url.scheme'],
-      'network.protocol.version': state.attributes['network.protocol.version'],
-      'http.response.status_code': status
-    }
-    if (state.route !== undefined) metric['http.route'] = state.route
+    let type: string | undefined
     if (status >= 500) {
-      const type = errorType(state.error) ?? String(status)
+      type = errorType(state.error) ?? String(status)
       span.setAttribute('error.type', type)
-      metric['error.type'] = type
       span.setStatus({ code: SpanStatusCode.ERROR, message: state.error instanceof Error ? state.error.message : undefined })
     } else if (!reply.raw.writableEnded) {
       // the connection closed before the response was complete
-      span.setAttribute('error.type', 'aborted')
-      metric['error.type'] = 'aborted'
+      type = 'aborted'
+      span.setAttribute('error.type', type)
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection' })
     }
     span.end(epochMs(now))
-    duration.record((now - state.begun) / 1000, metric)
+    duration.record((now - state.begun) / 1000, metricAttributes(state, status, type))
+  }
+  /** The histogram's attributes: the route's last set when nothing differs (the SDK hashes them anew on every record). */
+  const metricAttributes = (state: Live, status: number, type: string | undefined): Attributes => {
+    const data = state.data
+    const last = data.metric
+    if (last !== null && last['http.response.status_code'] === status && last['http.request.method'] === state.method &&
+      last['url.scheme'] === state.scheme && last['network.protocol.version'] === state.version && last['error.type'] === type) return last
+    const metric: Attributes = {
+      'http.request.method': state.method,
+      'url.scheme': state.scheme,
+      'network.protocol.version': state.version,
+      'http.response.status_code': status
+    }
+    if (data.route !== undefined) metric['http.route'] = data.route
+    if (type !== undefined) metric['error.type'] = type
+    data.metric = metric
+    return metric
   }
 
   const onHandlerStart = (message: unknown): void => {
-    if (!phaseSpans) return
-    const state = live.get((message as HandlerMessage).reply)
+    const state = liveOf((message as HandlerMessage).reply)
     if (state === undefined || state.handler !== null) return
     state.handler = tracer.startSpan('handler', { attributes: { 'trellis.phase': 'handler' } }, state.ctx)
   }
   const onHandlerError = (message: unknown): void => {
-    const state = live.get((message as HandlerMessage).reply)
+    const state = liveOf((message as HandlerMessage).reply)
     if (state?.handler != null) state.handler.recordException(asException((message as HandlerMessage).error))
   }
   const onHandlerEnd = (message: unknown): void => {
@@ -259,7 +312,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     endHandler(m)
   }
   const endHandler = (message: unknown): void => {
-    const state = live.get((message as HandlerMessage).reply)
+    const state = liveOf((message as HandlerMessage).reply)
     if (state?.handler == null) return
     state.handler.end()
     state.handler = null
@@ -267,32 +320,31 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   const onPhaseStart = (message: unknown): void => {
     const m = message as PhaseMessage
-    const state = live.get(m.reply)
+    const state = liveOf(m.reply)
     if (state === undefined) return
     if (state.phase !== null) state.phase.end()
     state.phase = tracer.startSpan(m.phase, { attributes: { 'trellis.phase': m.phase } }, state.ctx)
   }
   const onPhaseError = (message: unknown): void => {
     const m = message as PhaseMessage
-    const state = live.get(m.reply)
+    const state = liveOf(m.reply)
     if (state?.phase != null) state.phase.recordException(asException(m.error))
   }
   const onPhaseEnd = (message: unknown): void => {
-    const state = live.get((message as PhaseMessage).reply)
+    const state = liveOf((message as PhaseMessage).reply)
     if (state?.phase == null) return
     state.phase.end()
     state.phase = null
   }
 
   const subscriptions: Array<[string, (message: unknown) => void]> = [
-    ['tracing:trellis.request.routing:start', onRoutingStart],
-    ['tracing:trellis.request.routing:end', onRoutingEnd],
     ['tracing:trellis.request:start', onRequestStart],
     ['tracing:trellis.request:error', onRequestError],
     ['tracing:trellis.request:end', onRequestEnd]
   ]
   if (phaseSpans) {
     subscriptions.push(
+      ['tracing:trellis.request.routing:end', onRoutingEnd],
       ['tracing:fastify.request.handler:start', onHandlerStart],
       ['tracing:fastify.request.handler:error', onHandlerError],
       ['tracing:fastify.request.handler:end', onHandlerEnd],
@@ -315,7 +367,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   const handlerStart = channel('fastify.request.handler').start
   const toRequestContext = (message: unknown): Context => begin(message as RequestMessage)?.ctx ?? context.active()
   const toHandlerContext = (message: unknown): Context => {
-    const state = live.get((message as HandlerMessage).reply)
+    const state = liveOf((message as HandlerMessage).reply)
     if (state === undefined) return context.active()
     if (phaseSpans) onHandlerStart(message)
     return state.handler !== null ? trace.setSpan(state.ctx, state.handler) : state.ctx
@@ -327,7 +379,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     diag.warn('trellis/otel: the context manager is not AsyncLocalStorage-based; spans are made but not current in handlers')
   }
 
-  const restoreLogger = options.logCorrelation === false ? null : correlateLogs(app.log, (logger) => byLogger.get(logger)?.span ?? trace.getSpan(context.active()))
+  const restoreLogger = correlate ? correlateLogs(app.log, (logger) => byLogger.get(logger)?.span ?? trace.getSpan(context.active())) : null
 
   app.addHook('onClose', (_instance: unknown, done: () => void) => {
     for (const [name, fn] of subscriptions) diagnosticsChannel.unsubscribe(name, fn)

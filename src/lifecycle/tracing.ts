@@ -57,6 +57,18 @@ export function tracingActive (): boolean {
     p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers
 }
 
+/**
+ * Does anything listen on a phase's channel (any of its events; routing aside, published for every
+ * traced request)? Asked once per traced request: a request that began without a phase subscriber
+ * publishes no phase and allocates no phase message.
+ */
+function phasesActive (): boolean {
+  return p.onRequest.hasSubscribers || p.preParsing.hasSubscribers || p.parsing.hasSubscribers ||
+    p.preValidation.hasSubscribers || p.validation.hasSubscribers || p.preHandler.hasSubscribers ||
+    p.preSerialization.hasSubscribers || p.serialization.hasSubscribers || p.onSend.hasSubscribers ||
+    p.onError.hasSubscribers || p.write.hasSubscribers || p.onResponse.hasSubscribers
+}
+
 /** `{ url, method }` of a route as Fastify's handler channel gives it; null for a 404 route. */
 export interface RouteInfo { url: string | undefined; method: string | string[] | undefined }
 
@@ -68,14 +80,22 @@ export interface HandlerMessage { request: RequestBase; reply: ReplyBase; async:
 /** The state of one traced request (on `reply.trace`). */
 export class RequestTrace {
   readonly routing: RoutingMessage
+  /** performance.now() as routing began. */
+  readonly begun: number
   routingOpen = true
   request: RequestMessage | null = null
+  /** Whether the phases are published (a phase channel had a subscriber as the request began). */
+  readonly phases: boolean
   /** The phase running now (at most one: phases follow one another). */
   phase: PhaseMessage | null = null
   failed = false
   finished = false
+  /** What trellis/otel keeps for this request (its span), so it adds nothing to the request's objects. */
+  otel: unknown = undefined
 
   constructor (req: IncomingMessage, res: ServerResponse, server: unknown) {
+    this.begun = performance.now()
+    this.phases = phasesActive()
     this.routing = { req, res, server, route: null }
     p.routing.start.publish(this.routing)
   }
@@ -123,6 +143,7 @@ function endRequest (trace: RequestTrace): void {
 
 /** A phase begins (the one before it, if still open, ends: it answered without going on). */
 export function openPhase (trace: RequestTrace, phase: Phase, request: RequestBase, reply: ReplyBase): void {
+  if (!trace.phases) return
   if (trace.phase !== null) closePhase(trace, null)
   const message: PhaseMessage = { request, reply, phase }
   trace.phase = message

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
 import trellis from '../../src/index'
 import otel from '../../src/otel'
 import { captureLogs } from './capture'
@@ -62,7 +63,8 @@ test('one SERVER span per request by default, named by method and route, with tr
 test('ignore, another application in the process, and close: no spans for what is not this app\'s', async () => {
   const { exporter, provider } = setup()
   const app = trellis()
-  await app.register(otel, { tracerProvider: provider, ignore: (req) => req.url === '/health' })
+  const asked: string[] = []
+  await app.register(otel, { tracerProvider: provider, ignore: (req) => { asked.push(req.url ?? ''); return req.url === '/health' } })
   app.get('/health', () => 'ok')
   app.get('/work', () => 'ok')
   const other = trellis()
@@ -71,6 +73,7 @@ test('ignore, another application in the process, and close: no spans for what i
   await other.inject({ url: '/work' })
   await app.inject({ url: '/work' })
   assert.deepEqual(exporter.getFinishedSpans().map((s) => s.name), ['GET /work'])
+  assert.deepEqual(asked, ['/health', '/work'], 'ignore is asked once per request of this application')
   await app.close()
   const closed = trellis()
   closed.get('/work', () => 'ok')
@@ -78,6 +81,42 @@ test('ignore, another application in the process, and close: no spans for what i
   assert.equal(exporter.getFinishedSpans().length, 1, 'closing the application unsubscribed')
   await other.close()
   await closed.close()
+})
+
+test('http.server.request.duration: one data point per route, method, status and error type', async () => {
+  const { provider } = setup()
+  const reader = new class extends MetricReader {
+    protected async onForceFlush (): Promise<void> {}
+    protected async onShutdown (): Promise<void> {}
+  }()
+  const meterProvider = new MeterProvider({ readers: [reader] })
+  const app = trellis()
+  await app.register(otel, { tracerProvider: provider, meterProvider })
+  app.get('/users/:id', async (request) => {
+    const { id } = request.params as { id: string }
+    if (id === 'boom') throw new TypeError('no such user')
+    if (id === 'teapot') return await Promise.reject(Object.assign(new Error('short and stout'), { statusCode: 418 }))
+    return { id }
+  })
+  app.post('/users/:id', async () => ({ created: true }))
+  for (const url of ['/users/1', '/users/2', '/users/boom', '/users/3', '/users/teapot', '/users/boom', '/nowhere']) await app.inject({ url })
+  await app.inject({ method: 'POST', url: '/users/4' })
+  const { resourceMetrics } = await reader.collect()
+  const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'http.server.request.duration')
+  assert.ok(metric !== undefined)
+  assert.equal(metric.descriptor.unit, 's')
+  const points = metric.dataPoints.map((p) => ({ ...p.attributes, count: (p.value as { count: number }).count }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+  const base = { 'url.scheme': 'http', 'network.protocol.version': '1.1' }
+  assert.deepEqual(points, [
+    { ...base, 'http.request.method': 'GET', 'http.response.status_code': 200, 'http.route': '/users/:id', count: 3 },
+    { ...base, 'http.request.method': 'GET', 'http.response.status_code': 404, count: 1 },
+    { ...base, 'http.request.method': 'GET', 'http.response.status_code': 418, 'http.route': '/users/:id', count: 1 },
+    { ...base, 'http.request.method': 'GET', 'http.response.status_code': 500, 'http.route': '/users/:id', 'error.type': 'TypeError', count: 2 },
+    { ...base, 'http.request.method': 'POST', 'http.response.status_code': 200, 'http.route': '/users/:id', count: 1 }
+  ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))))
+  await app.close()
+  await meterProvider.shutdown()
 })
 
 test('phaseSpans: a child per phase, a failing phase records its error; 5xx sets ERROR and error.type', async () => {
