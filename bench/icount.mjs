@@ -63,9 +63,7 @@ const list = (env, all, fallback = all) => {
   for (const w of wanted) if (!all.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${all.join(', ')})`)
   return wanted
 }
-//   BENCH_SERVERS=bare,trellis            servers (default: bare,trellis; baseline with BENCH_BASELINE; the
-//                                         tracing servers of bench/servers.mjs too, e.g. trellis-otel, and
-//                                         trellis-v5, the Fastify 5 line of the same build)
+const servers = list('BENCH_SERVERS', [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES], BASELINE !== undefined ? ['bare', 'trellis', 'baseline'] : ['bare', 'trellis'])
 const routes = ROUTES.filter((r) => list('BENCH_ROUTES', ROUTES.map((x) => x.key)).includes(r.key))
 const WARMUP = Number(process.env.BENCH_ICOUNT_WARMUP ?? 2000)
 const REQUESTS = Number(process.env.BENCH_ICOUNT_REQUESTS ?? 1000)
