@@ -37,14 +37,24 @@ const WARNINGS = {
 type DeprecationCode = keyof typeof DEPRECATIONS
 type WarningCode = keyof typeof WARNINGS
 
+/**
+ * The function a warning call runs (it returns whether it emitted) and the slot of a spy watching
+ * it: process-warning keeps the same two under its own symbols, and `compat/fastify-lib/warnings`
+ * maps those onto these, so Fastify's suite can spy on the warnings trellis really emits.
+ */
+export const kWarningEmit: unique symbol = Symbol('trellis.warning.emit')
+export const kWarningSpy: unique symbol = Symbol('trellis.warning.spy')
+
 export interface Warning {
-  (a?: unknown, b?: unknown, c?: unknown): void
+  (a?: unknown, b?: unknown, c?: unknown): boolean
   readonly code: string
   readonly name: string
   readonly message: string
   readonly unlimited: boolean
   emitted: boolean
   format (a?: unknown, b?: unknown, c?: unknown): string
+  [kWarningEmit]: (a?: unknown, b?: unknown, c?: unknown) => boolean
+  [kWarningSpy]: unknown
 }
 
 export function createWarning (name: string, code: string, message: string, unlimited: boolean): Warning {
@@ -52,17 +62,25 @@ export function createWarning (name: string, code: string, message: string, unli
     const args = [a, b, c].filter((x) => x !== undefined)
     return args.length ? format(message, ...args) : message
   }
-  const warning = function (a?: unknown, b?: unknown, c?: unknown): void {
-    if (warning.emitted && !unlimited) return
-    warning.emitted = true
-    process.emitWarning(fmt(a, b, c), name, code)
+  const warning = function (a?: unknown, b?: unknown, c?: unknown): boolean {
+    return warning[kWarningEmit](a, b, c)
   } as Warning
   Object.defineProperties(warning, {
     name: { value: name },
     code: { value: code },
     message: { value: message },
     unlimited: { value: unlimited },
-    format: { value: fmt }
+    format: { value: fmt },
+    [kWarningEmit]: {
+      writable: true,
+      value: (a?: unknown, b?: unknown, c?: unknown): boolean => {
+        if (warning.emitted && !unlimited) return false
+        warning.emitted = true
+        process.emitWarning(fmt(a, b, c), name, code)
+        return true
+      }
+    },
+    [kWarningSpy]: { writable: true, value: null }
   })
   warning.emitted = false
   return warning

@@ -26,15 +26,18 @@ export function compileRouteSchemas (context: PluginContext, route: RouteContext
   route.schemaCompilers = routeSchemaCompilers(context, opts)
   const schema = opts.schema as RouteSchema | undefined
   if (schema === undefined || schema === null) return
-  warnMissingParts(schema, method, url)
-  if (REQUEST_PARTS.some((part) => schema[part] !== undefined && schema[part] !== null)) {
+  const { line, jsonShorthand } = context.app.options
+  warnMissingParts(schema, method, url, line)
+  // Fastify 5 compiles every part that is not undefined: `false` is a schema, `null` a build error
+  if (REQUEST_PARTS.some((part) => schema[part] !== undefined && (line === 5 || schema[part] !== null))) {
     const compiler = (opts.validatorCompiler as ValidatorCompiler | undefined) ?? (context.routeCompilers.validator = defaultValidatorCompiler(context))
-    route.validators = compileRouteValidators({ schema, method, url, compiler })
-    route.validates = Object.values(route.validators).some((fn) => fn !== undefined)
+    const validators = route.validators = compileRouteValidators({ schema, method, url, compiler, jsonShorthand, line })
+    route.validates = validators.params !== undefined || validators.body !== undefined || validators.bodyByContentType !== undefined ||
+      validators.querystring !== undefined || validators.headers !== undefined
   }
   if (schema.response !== undefined && schema.response !== null) {
     const compiler = (opts.serializerCompiler as SerializerCompiler | undefined) ?? (context.routeCompilers.serializer = defaultSerializerCompiler(context))
-    route.serializers = serialization().compileResponseSerializers({ responseSchemas: schema.response as Record<string, unknown>, method, url, compiler })
+    route.serializers = serialization().compileResponseSerializers({ responseSchemas: schema.response as Record<string, unknown>, method, url, compiler, line })
   }
 }
 

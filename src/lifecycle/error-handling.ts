@@ -50,8 +50,9 @@ export function handleError (reply: ReplyBase, error: unknown, onSend: (reply: R
   let result: unknown
   try {
     // a custom handler sees exactly what was thrown or rejected (null, undefined, a string...);
-    // the default handler gets an Error in place of a missing one
-    const value = handler.fn === defaultErrorHandler ? err : error
+    // the default handler gets an Error in place of a missing one, except a thrown null on the
+    // Fastify 5 line, which it answers as Fastify 5 does: a 500 whose JSON body is `null`
+    const value = handler.fn === defaultErrorHandler && !(error === null && reply.routeContext.env.line === 5) ? err : error
     result = handler.fn.call(handler.instance ?? reply.routeContext.server, value, reply.request, reply)
   } catch (thrown) {
     reply.isError = true

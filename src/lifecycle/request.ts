@@ -104,7 +104,11 @@ export class RequestBase {
 
   /** The host the client asked for, with its port: the trusted proxy's `X-Forwarded-Host`, else `Host` (`:authority` on HTTP/2). */
   protected hostWithPort (): string | undefined {
-    const headers = this.raw.headers
+    return this.hostIn(this.raw.headers)
+  }
+
+  /** The same, read from `headers` (the raw ones, or validated ones). */
+  protected hostIn (headers: Record<string, any>): string | undefined {
     if (this.routeContext.env.trustProxy !== null && this.trustsSocket()) {
       const forwarded = headers['x-forwarded-host']
       if (typeof forwarded === 'string' && forwarded !== '') return lastListItem(forwarded)
@@ -179,7 +183,12 @@ export class RequestV5 extends RequestBase {
   static override decorated = true
   declare abortController: AbortController | undefined
 
-  get host (): string { return this.hostWithPort() ?? '' }
+  get host (): string {
+    // validated headers (a schema may have removed Host or X-Forwarded-Host) are what Fastify 5 reads
+    if (this.additionalHeaders !== undefined) return this.hostIn(this.headers) ?? ''
+    return this.hostWithPort() ?? ''
+  }
+
   get hostname (): string {
     const host = this.host
     if (host[0] === '[') return host.slice(0, host.indexOf(']') + 1)

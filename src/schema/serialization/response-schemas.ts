@@ -8,6 +8,8 @@ import { errorCodes } from '../../base/errors'
 import type { SerializerCompiler, SerializerFn } from './index'
 import { unwrapFluentSchema } from '../fluent'
 import { contentSchemas } from '../content-schemas'
+import { parseMediaType } from '../../base/media-type'
+import type { FastifyLine } from '../../base/version'
 
 export interface ResponseSerializers {
   /**
@@ -68,6 +70,13 @@ export function compileResponseSerializers (input: {
   method: string
   url: string
   compiler: SerializerCompiler
+  /**
+   * The application's Fastify line (default 4). Fastify 4 picks a `content` schema by the reply's
+   * `Content-Type` up to its first `;`, as written; Fastify 5 by its parsed media type (so
+   * `application/json ; charset=utf-8` and `Application/JSON` find `application/json`), else the
+   * schema of that key's catch-all media range (any type, any subtype).
+   */
+  line?: FastifyLine
 }): ResponseSerializers {
   const exact = new Map<number, Entry>()
   const byClass = new Map<number, Entry>()
@@ -106,11 +115,17 @@ export function compileResponseSerializers (input: {
     else if (/^[1-5]xx$/i.test(httpStatus)) byClass.set(Number(httpStatus[0]), fn)
     else exact.set(Number(httpStatus), fn)
   }
+  const byMediaType = input.line === 5
+    ? (entry: ByMediaType, contentType: string): SerializerFn | undefined => {
+        const media = parseMediaType(contentType)
+        return media === null ? undefined : entry.get(media.essence) ?? entry.get('*/*')
+      }
+    : (entry: ByMediaType, contentType: string): SerializerFn | undefined => entry.get(contentType.split(';', 1)[0])
   return {
     forStatus (statusCode: number, contentType?: string): SerializerFn | undefined {
       const entry = exact.get(statusCode) ?? byClass.get(Math.floor(statusCode / 100)) ?? fallback
       if (entry === undefined || typeof entry === 'function') return entry
-      return typeof contentType === 'string' ? entry.get(contentType.split(';', 1)[0]) : undefined
+      return typeof contentType === 'string' ? byMediaType(entry, contentType) : undefined
     },
     forKey (key: string | number, contentType?: string): SerializerFn | undefined {
       if (typeof contentType === 'string') return byKeyContent.get(String(key))?.get(contentType)

@@ -42,6 +42,13 @@ export interface RouteValidators {
   querystring?: ValidatorFn
   params?: ValidatorFn
   headers?: ValidatorFn
+  /**
+   * Fastify 5's reading of validator results: a `{ value }` replaces the part whatever the value
+   * (`{ value: 0 }` makes the body 0), and an async validator only passes or fails (what it
+   * resolves with is the validated data, whose `value` / `error` keys are the client's). Without
+   * it, Fastify 4's: only a truthy `value` replaces the part, async results are read like sync ones.
+   */
+  fastify5Results?: boolean
 }
 
 /**

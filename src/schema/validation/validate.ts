@@ -64,9 +64,10 @@ function tooDeep (): unknown[] {
 
 /**
  * Runs one validator; on success writes the (possibly replaced) value back into `request`.
- * Returns PASSED or the errors of the failure.
+ * Returns PASSED or the errors of the failure. `v5`: Fastify 5's reading of the result
+ * ({@link RouteValidators.fastify5Results}).
  */
-function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unknown {
+function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey, v5: boolean | undefined): unknown {
   const original = request[key]
   const data = original === undefined ? null : original
   const holder = rootHolder(fn, data)
@@ -74,19 +75,20 @@ function checkPart (fn: ValidatorFn, request: RequestParts, key: PartKey): unkno
   if (ret === OVERFLOW) return tooDeep()
   if (ret === false) return fn.errors ?? []
   if (ret !== null && typeof ret === 'object') {
-    if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') return settleAsync(fn, request, key, ret as unknown as Promise<unknown>, holder, data)
+    if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') return settleAsync(fn, request, key, ret as unknown as Promise<unknown>, holder, data, v5)
     if (ret.error) return ret.error
-    if (ret.value) request[key] = ret.value
+    if (v5 === true ? 'value' in ret : ret.value) request[key] = ret.value
   }
   if (holder !== undefined && holder.value !== data) request[key] = holder.value
   return PASSED
 }
 
 /** An async validator: resolves to PASSED or the failure (a rejection is the failure itself). */
-function settleAsync (fn: ValidatorFn, request: RequestParts, key: PartKey, pending: Promise<unknown>, holder?: { value: unknown }, data?: unknown): Promise<unknown> {
+function settleAsync (fn: ValidatorFn, request: RequestParts, key: PartKey, pending: Promise<unknown>, holder: { value: unknown } | undefined,
+  data: unknown, v5: boolean | undefined): Promise<unknown> {
   return pending.then((ret) => {
     if (ret === false) return fn.errors ?? []
-    if (ret !== null && typeof ret === 'object') {
+    if (v5 !== true && ret !== null && typeof ret === 'object') {
       const r = ret as { error?: unknown, value?: unknown }
       if (r.error) return r.error
       if (r.value) request[key] = r.value
@@ -113,8 +115,10 @@ const isPending = (x: unknown): x is Promise<unknown> => x instanceof Promise
 /**
  * Headers: a copy is validated, so Ajv's coercion / defaults / removal never touch the raw Node
  * headers; on success the coerced copy (or the validator's `value`) becomes `request.headers`.
+ * `v5`: a header the schema removed (`additionalProperties: false`) reads as undefined there, as
+ * in Fastify 5, whose validation removes it from the request's headers (`request.host` reads them).
  */
-function checkHeaders (fn: ValidatorFn, request: RequestParts): unknown {
+function checkHeaders (fn: ValidatorFn, request: RequestParts, v5: boolean | undefined): unknown {
   const original = request.headers
   const data = original !== null && typeof original === 'object' ? { ...(original as Record<string, unknown>) } : (original ?? null)
   const ret = callValidator(fn, data)
@@ -124,20 +128,27 @@ function checkHeaders (fn: ValidatorFn, request: RequestParts): unknown {
     if (typeof (ret as unknown as PromiseLike<unknown>).then === 'function') {
       return (ret as unknown as Promise<unknown>).then((r) => {
         if (r === false) return fn.errors ?? []
-        const o = (r !== null && typeof r === 'object' ? r : {}) as { error?: unknown, value?: unknown }
+        const o = (v5 !== true && r !== null && typeof r === 'object' ? r : {}) as { error?: unknown, value?: unknown }
         if (o.error) return o.error
-        request.headers = o.value ? o.value : data
+        request.headers = o.value ? o.value : v5 === true ? markRemoved(original, data) : data
         return PASSED
       }, (err: unknown) => err ?? [])
     }
     if (ret.error) return ret.error
-    if (ret.value) {
+    if (v5 === true ? 'value' in ret : ret.value) {
       request.headers = ret.value
       return PASSED
     }
   }
-  request.headers = data
+  request.headers = v5 === true ? markRemoved(original, data) : data
   return PASSED
+}
+
+/** `validated`, with each header of `original` it no longer has set to undefined. */
+function markRemoved (original: unknown, validated: unknown): unknown {
+  if (original === null || typeof original !== 'object' || validated === null || typeof validated !== 'object') return validated
+  for (const name in original) if (!(name in validated)) (validated as Record<string, unknown>)[name] = undefined
+  return validated
 }
 
 /** Builds the 400 error for a failed part. Throws when the formatter does not return an Error. */
@@ -172,17 +183,17 @@ export function wrapValidationError (errors: unknown, dataVar: string, formatter
 export function validateRequestParts (validators: RouteValidators, request: RequestParts, formatter: SchemaErrorFormatter, from = 0): ValidationError | null | Promise<ValidationError | null> {
   // unrolled on purpose: this runs on every request of a route with a schema
   let result: unknown
-  if (from < 1 && validators.params !== undefined && (result = checkPart(validators.params, request, 'params')) !== PASSED) {
+  if (from < 1 && validators.params !== undefined && (result = checkPart(validators.params, request, 'params', validators.fastify5Results)) !== PASSED) {
     return failed(result, 'params', 1, validators, request, formatter)
   }
   let body: ValidatorFn | undefined
-  if (from < 2 && (body = bodyValidator(validators, request)) !== undefined && (result = checkPart(body, request, 'body')) !== PASSED) {
+  if (from < 2 && (body = bodyValidator(validators, request)) !== undefined && (result = checkPart(body, request, 'body', validators.fastify5Results)) !== PASSED) {
     return failed(result, 'body', 2, validators, request, formatter)
   }
-  if (from < 3 && validators.querystring !== undefined && (result = checkPart(validators.querystring, request, 'query')) !== PASSED) {
+  if (from < 3 && validators.querystring !== undefined && (result = checkPart(validators.querystring, request, 'query', validators.fastify5Results)) !== PASSED) {
     return failed(result, 'querystring', 3, validators, request, formatter)
   }
-  if (validators.headers !== undefined && (result = checkHeaders(validators.headers, request)) !== PASSED) {
+  if (validators.headers !== undefined && (result = checkHeaders(validators.headers, request, validators.fastify5Results)) !== PASSED) {
     return failed(result, 'headers', 4, validators, request, formatter)
   }
   return null
