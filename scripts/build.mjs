@@ -41,7 +41,7 @@ module.exports.fastify = factory
   writeFileSync(join(entry, `${name}.mjs`), esmWrapper(`${name}.cjs`, [...new Set([...names, 'trellis', 'fastify'])]))
 }
 
-for (const name of ['plugin', 'bearer-auth', 'openapi', 'otel']) {
+for (const name of ['plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
 const lib = require('../lib/${name}.js')
 module.exports = lib.default
@@ -53,7 +53,7 @@ module.exports.default = lib.default
 }
 // Declarations for `import` (TypeScript with module node16/nodenext): an ES module importing the
 // CommonJS declarations gets module.exports as its default, so re-declare the default explicitly.
-for (const name of ['index', 'v5', 'plugin', 'bearer-auth', 'openapi', 'otel']) {
+for (const name of ['index', 'v5', 'plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.d.mts`), `import lib from '../lib/${name}.js'
 declare const defaultExport: typeof lib.default
 export default defaultExport

@@ -36,11 +36,11 @@ export function project (name: string, files: Record<string, string>, links: Rec
   return dir
 }
 
-export function tsc (dir: string, file: string): { status: number | null; output: string } {
+export function tsc (dir: string, ...files: string[]): { status: number | null; output: string } {
   const result = spawnSync(process.execPath, [
     require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--esModuleInterop', '--preserveSymlinks',
     '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), '--target', 'es2022',
-    '--module', 'node16', '--moduleResolution', 'node16', '--pretty', 'false', file
+    '--module', 'node16', '--moduleResolution', 'node16', '--pretty', 'false', ...files
   ], { cwd: dir, encoding: 'utf8', timeout: 120000 })
   return { status: result.status, output: result.stdout + result.stderr }
 }

@@ -1,0 +1,108 @@
+/**
+ * The factory options of the Fastify 5 line: `logger` takes `true` or pino's options and
+ * `loggerInstance` a logger; `routerOptions` holds find-my-way's options; `handlerTimeout`,
+ * `allowErrorHandlerOverride`; no `jsonShorthand`.
+ */
+import type * as http from 'node:http'
+import type * as https from 'node:https'
+import type * as http2 from 'node:http2'
+import type { Socket } from 'node:net'
+import type { ConstraintStrategy, Config as FindMyWayConfig } from 'find-my-way'
+import type { FastifyError } from './errors'
+import type { FastifyServerFactory } from '../server-factory'
+import type { ConstructorAction, ProtoAction } from './content-type-parser'
+import type { FastifyContextConfig } from './context'
+import type { FastifyInstance, FindMyWayVersion } from './instance'
+import type { FastifyBaseLogger, FastifyChildLoggerFactory, FastifyLoggerOptions, PinoLoggerOptions } from './logger'
+import type { FastifyReply } from './reply'
+import type { FastifyRequest, RequestGenericInterface } from './request'
+import type { FastifyAjvOptions, FastifySchema, FastifySchemaControllerOptions, SchemaErrorFormatter } from './schema'
+import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
+import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
+
+/** What `clientErrorHandler` receives: node's clientError. */
+export interface ConnectionError extends Error {
+  code: string
+  bytesParsed: number
+  rawPacket: { type: string, data: number[] }
+}
+
+type RawRoute<RawServer extends RawServerBase> = [req: RawRequestDefaultExpression<RawServer>, res: RawReplyDefaultExpression<RawServer>]
+
+/** The `routerOptions` factory option: find-my-way's options, with the raw request and response of the server. */
+export type FastifyRouterOptions<RawServer extends RawServerBase> =
+  Omit<FindMyWayConfig<FindMyWayVersion<RawServer>>, 'defaultRoute' | 'onBadUrl' | 'onMaxParamLength' | 'querystringParser'> & {
+    compile?: boolean
+    defaultRoute?: (...args: RawRoute<RawServer>) => void
+    onBadUrl?: (path: string, ...args: RawRoute<RawServer>) => void
+    onMaxParamLength?: (path: string, ...args: RawRoute<RawServer>) => void
+    querystringParser?: (str: string) => { [key: string]: unknown }
+  }
+
+export type FastifyServerOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends FastifyBaseLogger = FastifyBaseLogger> = {
+  ignoreTrailingSlash?: boolean
+  ignoreDuplicateSlashes?: boolean
+  connectionTimeout?: number
+  keepAliveTimeout?: number
+  maxRequestsPerSocket?: number
+  forceCloseConnections?: boolean | 'idle'
+  requestTimeout?: number
+  /** trellis: time to receive a request's headers (slowloris guard). */
+  headersTimeout?: number
+  /** trellis: how often node checks `headersTimeout` / `requestTimeout`. */
+  connectionsCheckingInterval?: number
+  /** trellis: deepest nesting the default JSON parser accepts (0: no limit). */
+  jsonDepthLimit?: number
+  pluginTimeout?: number
+  bodyLimit?: number
+  /** Milliseconds a handler may take before the request is answered 503 and `request.signal` aborts (0: none). */
+  handlerTimeout?: number
+  maxParamLength?: number
+  disableRequestLogging?: boolean | ((req: FastifyRequest) => boolean)
+  exposeHeadRoutes?: boolean
+  onProtoPoisoning?: ProtoAction
+  onConstructorPoisoning?: ConstructorAction
+  /** `true` or pino's options (a logger instance goes in `loggerInstance`). */
+  logger?: boolean | FastifyLoggerOptions<RawServer> & PinoLoggerOptions
+  loggerInstance?: Logger
+  serializerOpts?: Record<string, unknown>
+  serverFactory?: FastifyServerFactory<RawServer>
+  caseSensitive?: boolean
+  allowUnsafeRegex?: boolean
+  requestIdHeader?: string | false
+  requestIdLogLabel?: string
+  useSemicolonDelimiter?: boolean
+  genReqId?: (req: RawRequestDefaultExpression<RawServer>) => string
+  /** `true`, addresses or subnets of the proxies, or a function of (address, hop). */
+  trustProxy?: boolean | string | string[] | ((address: string, hop: number) => boolean)
+  querystringParser?: (str: string) => { [key: string]: unknown }
+  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, unknown> }
+  schemaController?: FastifySchemaControllerOptions
+  return503OnClosing?: boolean
+  ajv?: FastifyAjvOptions
+  frameworkErrors?: <RequestGeneric extends RequestGenericInterface = RequestGenericInterface, TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
+    error: FastifyError,
+    req: FastifyRequest<RequestGeneric, RawServer, RawRequestDefaultExpression<RawServer>, FastifySchema, TypeProvider>,
+    res: FastifyReply<RequestGeneric, RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, FastifyContextConfig, SchemaCompiler, TypeProvider>
+  ) => void
+  rewriteUrl?: (this: FastifyInstance<RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, Logger, FastifyTypeProviderDefault>, req: RawRequestDefaultExpression<RawServer>) => string
+  schemaErrorFormatter?: SchemaErrorFormatter
+  clientErrorHandler?: (error: ConnectionError, socket: Socket) => void
+  childLoggerFactory?: FastifyChildLoggerFactory
+  /** Whether `setErrorHandler` may replace a handler set in the same context. */
+  allowErrorHandlerOverride?: boolean
+  routerOptions?: FastifyRouterOptions<RawServer>
+}
+
+/** Options that make an HTTP/2 server with TLS. */
+export type FastifyHttp2SecureOptions<Server extends http2.Http2SecureServer, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { http2: true, https: http2.SecureServerOptions, http2SessionTimeout?: number }
+/** Options that make an HTTP/2 server without TLS. */
+export type FastifyHttp2Options<Server extends http2.Http2Server, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { http2: true, http2SessionTimeout?: number }
+/** Options that make an HTTPS server. */
+export type FastifyHttpsOptions<Server extends https.Server, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { https: https.ServerOptions | null, http2?: false }
+/** Options that make an HTTP/1 server (the default). */
+export type FastifyHttpOptions<Server extends http.Server, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { http?: http.ServerOptions | null, http2?: false }

@@ -1,0 +1,60 @@
+/**
+ * Under the package alias (`node_modules/fastify` is trellis), TypeScript reads the `"."` export's
+ * declarations, the v4 line's. A CommonJS program maps `'fastify'` to the v5 line's with `paths`
+ * (docs/typescript.md): the application and the declarations of a Fastify-5 plugin (@fastify/cors 11,
+ * which imports 'fastify' itself) then type-check against trellis/v5's, skipLibCheck off. Without the
+ * mapping the same program fails (v4 types: no `request.host`). Needs `npm run build` first.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { project, root } from './migration-project'
+
+const app = `import Fastify, { FastifyRequest } from 'fastify'
+import cors from '@fastify/cors'
+export async function main (): Promise<void> {
+  const app = Fastify({ routerOptions: { ignoreTrailingSlash: true } })
+  await app.register(cors, { origin: true })
+  app.get('/', async (request: FastifyRequest) => ({ host: request.host, port: request.port }))
+  // @ts-expect-error Fastify 5 removed request.routerPath
+  app.get('/x', async (request) => request.routerPath)
+}
+`
+function tsconfig (paths: boolean): string {
+  return JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      module: 'node16',
+      moduleResolution: 'node16',
+      target: 'es2022',
+      esModuleInterop: true,
+      preserveSymlinks: true,
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules', '@types')],
+      ...(paths ? { paths: { fastify: ['./node_modules/fastify/dist/lib/v5.d.ts'] } } : {})
+    },
+    files: ['app.ts']
+  })
+}
+
+function check (name: string, paths: boolean): { status: number | null, output: string } {
+  const dir = project(name, { 'app.ts': app, 'tsconfig.json': tsconfig(paths) }, { fastify: root })
+  mkdirSync(join(dir, 'node_modules', '@fastify'))
+  symlinkSync(join(root, 'node_modules', 'fastify5-cors'), join(dir, 'node_modules', '@fastify', 'cors'), 'dir')
+  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', '.', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', timeout: 120000 })
+  return { status: r.status, output: r.stdout + r.stderr }
+}
+
+test('with paths to the v5 declarations, a Fastify 5 app and @fastify/cors 11 type-check under the alias', () => {
+  const { status, output } = check('v5-alias-paths', true)
+  assert.equal(status, 0, output)
+})
+
+test('without the mapping, the alias gives the v4 line\'s declarations', () => {
+  const { status, output } = check('v5-alias-no-paths', false)
+  assert.notEqual(status, 0)
+  assert.match(output, /Property 'host' does not exist/)
+})
