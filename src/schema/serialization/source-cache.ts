@@ -122,6 +122,34 @@ export function currentSourceCacheVersions (): SourceCacheVersions {
   return { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }
 }
 
+/** The key of a response schema's serializer, or undefined when it cannot be keyed. */
+export type SerializerKeyer = (schema: unknown, options: CompileOptions) => string | undefined
+
+/**
+ * How the serializers of one shared-schema set are keyed (also by `trellis build`, ../aot/), or
+ * undefined when they cannot be: a shared schema is not plain JSON, or the generator's fingerprint
+ * is unknown.
+ */
+export function createSerializerKeyer (sharedSchemas: Record<string, unknown>, versions: SourceCacheVersions = currentSourceCacheVersions()): SerializerKeyer | undefined {
+  if (versions.generator === undefined) return undefined
+  const sharedText = canonicalSharedSchemasText(sharedSchemas)
+  if (sharedText === undefined) return undefined
+  const base = sha256(JSON.stringify(['serializer', versions.format, versions.trellis, versions.v8, versions.generator]) + ' ' + sha256(sharedText))
+  return (schema, options) => {
+    if (options.debug === true) return undefined
+    const text = canonicalSchemaText(schema)
+    const optionsText = canonicalOptionsText({
+      rounding: options.rounding ?? 'trunc',
+      projectArrays: options.projectArrays ?? PROJECT_ARRAYS,
+      projectArrayFields: options.projectArrayFields ?? PROJECT_ARRAY_FIELDS,
+      straightObjects: options.straightObjects ?? true,
+      byteArrays: options.byteArrays ?? true
+    })
+    if (text === undefined || optionsText === undefined) return undefined
+    return sha256(base + ' ' + optionsText + ' ' + text)
+  }
+}
+
 /**
  * The serializer source cache for one shared-schema set, or undefined when it cannot be used: the
  * directory is unusable (a warning says why, once), a shared schema is not plain JSON, or the
@@ -132,26 +160,15 @@ export function createSerializerSourceCache (
   sharedSchemas: Record<string, unknown>,
   versions: SourceCacheVersions = currentSourceCacheVersions()
 ): SerializerSourceCache | undefined {
-  if (versions.generator === undefined) return undefined
-  const sharedText = canonicalSharedSchemasText(sharedSchemas)
-  if (sharedText === undefined) return undefined
+  const keyOf = createSerializerKeyer(sharedSchemas, versions)
+  if (keyOf === undefined) return undefined
   const unusable = checkCacheDir(dir)
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
-  const base = sha256(JSON.stringify(['serializer', versions.format, versions.trellis, versions.v8, versions.generator]) + ' ' + sha256(sharedText))
 
   return {
     compile (schema, options) {
-      if (options.debug === true) return undefined
-      const text = canonicalSchemaText(schema)
-      const optionsText = canonicalOptionsText({
-        rounding: options.rounding ?? 'trunc',
-        projectArrays: options.projectArrays ?? PROJECT_ARRAYS,
-        projectArrayFields: options.projectArrayFields ?? PROJECT_ARRAY_FIELDS,
-        straightObjects: options.straightObjects ?? true,
-        byteArrays: options.byteArrays ?? true
-      })
-      if (text === undefined || optionsText === undefined) return undefined
-      const key = sha256(base + ' ' + optionsText + ' ' + text)
+      const key = keyOf(schema, options)
+      if (key === undefined) return undefined
       const stored = readEntry(dir, key, 'serializer')
       const entry = stored === undefined ? undefined : parseEntry(stored)
       if (entry !== undefined) return serializerFromSource(entry.source, entry.consts, options)

@@ -82,6 +82,60 @@ export function warnUnusable (dir: string, reason: string): void {
   process.emitWarning(`schemaCache directory ${JSON.stringify(dir)} is not used: ${reason}`, 'TrellisWarning', 'TRELLIS_SCHEMA_CACHE_DIR')
 }
 
+/** How route schemas of one default-compiler configuration are keyed (also by `trellis build`, ../../aot/). */
+export interface ValidatorKeyer {
+  /** The key of a route schema, or undefined when it cannot be keyed (not plain JSON). */
+  keyOf: (schema: unknown) => string | undefined
+  /** The key of this configuration's shared-schema set and options (Ajv accepted it once: a marker). */
+  readonly sharedSetKey: string
+}
+
+/**
+ * The keys of one default-compiler configuration, or undefined when it cannot be keyed across
+ * processes (see the module comment).
+ */
+export function createValidatorKeyer (
+  sharedSchemas: Record<string, unknown>,
+  effectiveOptions: Record<string, unknown>,
+  customOptions: Record<string, unknown>,
+  plugins: readonly unknown[],
+  versions: CacheVersions = currentVersions()
+): ValidatorKeyer | undefined {
+  if (plugins.length > 0) return undefined
+  if (customOptions.formats !== undefined || customOptions.keywords !== undefined) return undefined
+  // with addUsedSchema, a route schema's $id registers it for later route schemas to $ref: their
+  // code would depend on schemas outside the key (and a cached one would never be registered)
+  if (effectiveOptions.addUsedSchema !== false) return undefined
+  const optionsText = canonicalOptionsText(effectiveOptions)
+  if (optionsText === undefined) return undefined
+  const sharedText = canonicalSharedSchemasText(sharedSchemas)
+  if (sharedText === undefined) return undefined
+  const base = sha256(JSON.stringify([
+    versions.format, versions.trellis, versions.ajv, versions.ajvFormats, versions.nodeMajor, optionsText
+  ]))
+  const shared = sha256(sharedText)
+  return {
+    sharedSetKey: sha256(base + ' shared-set ' + shared),
+    keyOf (schema) {
+      const text = canonicalSchemaText(schema)
+      if (text === undefined) return undefined
+      return sha256(base + ' ' + (mayReachSharedSchemas(schema) ? shared : '-') + ' ' + text)
+    }
+  }
+}
+
+/** Ajv's standalone code of `fn` (compiled by `ajv` with `code.source`), or undefined when it cannot be loaded again. */
+export function standaloneCodeOf (ajv: Ajv, fn: ValidatorFn): string | undefined {
+  let code: string
+  try {
+    const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv, fn: unknown) => string }).default
+    code = standaloneCode(ajv, fn)
+  } catch {
+    return undefined // a validator Ajv cannot write as standalone code
+  }
+  return onlyAllowedRequires(code) ? code : undefined
+}
+
 /**
  * The cache for one default-compiler configuration, or undefined when that configuration cannot
  * use it (see the module comment) or the directory is not usable (a warning says why, once).
@@ -94,32 +148,16 @@ export function createValidatorCodeCache (
   plugins: readonly unknown[],
   versions: CacheVersions = currentVersions()
 ): ValidatorCodeCache | undefined {
-  if (plugins.length > 0) return undefined
-  if (customOptions.formats !== undefined || customOptions.keywords !== undefined) return undefined
-  // with addUsedSchema, a route schema's $id registers it for later route schemas to $ref: their
-  // code would depend on schemas outside the key (and a cached one would never be registered)
-  if (effectiveOptions.addUsedSchema !== false) return undefined
-  const optionsText = canonicalOptionsText(effectiveOptions)
-  if (optionsText === undefined) return undefined
-  const sharedText = canonicalSharedSchemasText(sharedSchemas)
-  if (sharedText === undefined) return undefined
+  const keyer = createValidatorKeyer(sharedSchemas, effectiveOptions, customOptions, plugins, versions)
+  if (keyer === undefined) return undefined
   const dir = options.dir
   const unusable = checkCacheDir(dir)
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
-
-  const base = sha256(JSON.stringify([
-    versions.format, versions.trellis, versions.ajv, versions.ajvFormats, versions.nodeMajor, optionsText
-  ]))
-  const shared = sha256(sharedText)
-  const sharedSetKey = sha256(base + ' shared-set ' + shared)
+  const sharedSetKey = keyer.sharedSetKey
 
   return {
     dir,
-    keyOf (schema) {
-      const text = canonicalSchemaText(schema)
-      if (text === undefined) return undefined
-      return sha256(base + ' ' + (mayReachSharedSchemas(schema) ? shared : '-') + ' ' + text)
-    },
+    keyOf: keyer.keyOf,
     load (key) {
       const code = readEntry(dir, key, 'validator')
       if (code === undefined) return undefined
@@ -130,15 +168,8 @@ export function createValidatorCodeCache (
       }
     },
     store (key, ajv, fn) {
-      let code: string
-      try {
-        const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv, fn: unknown) => string }).default
-        code = standaloneCode(ajv, fn)
-      } catch {
-        return // a validator Ajv cannot write as standalone code is simply not cached
-      }
-      if (!onlyAllowedRequires(code)) return // it could not be loaded again: do not store it
-      writeEntry(dir, key, 'validator', code)
+      const code = standaloneCodeOf(ajv, fn)
+      if (code !== undefined) writeEntry(dir, key, 'validator', code) // else it could not be loaded again: not stored
     },
     sharedSetAccepted: () => readEntry(dir, sharedSetKey, 'marker') !== undefined,
     markSharedSetAccepted: () => writeEntry(dir, sharedSetKey, 'marker', '')
