@@ -1,7 +1,7 @@
 /** This process's identity as a build records it: trellis, Node, Ajv and the serializer generator. */
 import { VERSION } from '../../base/version'
-import { currentVersions } from '../validation/compile-cache/validator-code-cache'
-import { currentSourceCacheVersions } from '../serialization/source-cache'
+import { currentVersions } from '../validation/compile-cache/validator-keys'
+import { currentSourceCacheVersions } from '../serialization/source-keys'
 import { AOT_FORMAT, type AotIdentity } from './build-format'
 
 let identity: AotIdentity | undefined

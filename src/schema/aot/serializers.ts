@@ -5,7 +5,7 @@
  */
 import type { AotOptions } from '../../base/option-types'
 import { generateSource, serializerFromSource, type CompileOptions, type SerializerFn } from '../serialization/compile'
-import { createSerializerKeyer } from '../serialization/source-cache'
+import { createSerializerKeyer } from '../serialization/source-keys'
 import { constsText } from './build-format'
 import { aotRecorder } from './recording'
 import { loadAotBuild } from './load-build'

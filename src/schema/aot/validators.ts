@@ -10,7 +10,7 @@
 import type Ajv from 'ajv'
 import type { AotOptions } from '../../base/option-types'
 import type { ValidatorCompilerInput, ValidatorFn } from '../validation/types'
-import { createValidatorKeyer, standaloneCodeOf } from '../validation/compile-cache/validator-code-cache'
+import { createValidatorKeyer, standaloneCodeOf } from '../validation/compile-cache/validator-keys'
 import { aotRecorder } from './recording'
 import { loadAotBuild } from './load-build'
 import { noteAotMiss } from './misses'

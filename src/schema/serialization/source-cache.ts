@@ -19,46 +19,12 @@
  * cached; a constant that is a function (the matchers of `anyOf`/`oneOf`) or anything else keeps
  * that schema out of the cache: it is generated on every boot, as without the cache.
  */
-import { createHash } from 'node:crypto'
-import { readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { VERSION } from '../../base/version'
-import { canonicalOptionsText, canonicalSchemaText } from '../content-key'
-import { canonicalSharedSchemasText } from '../validation/compile-cache/canonical'
-import { checkCacheDir, readEntry, sha256, writeEntry } from '../validation/compile-cache/store'
+import { checkCacheDir, readEntry, writeEntry } from '../validation/compile-cache/store'
 import { warnUnusable } from '../validation/compile-cache/validator-code-cache'
 import { generateSource, serializerFromSource, type CompileOptions, type SerializerFn } from './compile'
-import { PROJECT_ARRAYS, PROJECT_ARRAY_FIELDS } from './generate-projection'
+import { createSerializerKeyer, currentSourceCacheVersions, type SourceCacheVersions } from './source-keys'
 
-/** Bumped when the entry or storage format changes (2: pack files). */
-const SOURCE_CACHE_FORMAT = 2
-
-/**
- * A hash of the generator's code: every source file in `dir` (this module's directory: the
- * generator, its runtime and this file) and the `$ref` resolver next to it, by name and content.
- * Undefined when the files cannot be read: then the cache is not used for serializers.
- */
-export function generatorFingerprint (dir: string = __dirname): string | undefined {
-  try {
-    const files = readdirSync(dir).filter((f) => /\.(?:ts|js|cjs|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()
-    if (files.length === 0) return undefined
-    const hash = createHash('sha256')
-    for (const f of files) hash.update(f + '\0').update(readFileSync(join(dir, f))).update('\0')
-    const parent = join(dir, '..')
-    const resolver = readdirSync(parent).filter((f) => /^ref-resolver\.(?:ts|js)$/.test(f))
-    if (resolver.length === 0) return undefined
-    for (const f of resolver) hash.update(f + '\0').update(readFileSync(join(parent, f))).update('\0')
-    return hash.digest('hex')
-  } catch {
-    return undefined
-  }
-}
-
-let fingerprintNow: string | undefined | null = null
-function currentFingerprint (): string | undefined {
-  if (fingerprintNow === null) fingerprintNow = generatorFingerprint()
-  return fingerprintNow
-}
+export { generatorFingerprint, currentSourceCacheVersions } from './source-keys'
 
 class NotEncodable extends Error {}
 
@@ -113,41 +79,6 @@ function parseEntry (text: string): { source: string, consts: unknown[] } | unde
 export interface SerializerSourceCache {
   /** The serializer of `schema`: loaded from the cache, or generated (and stored); undefined when the schema cannot be keyed. */
   compile: (schema: unknown, options: CompileOptions) => (SerializerFn & { source: string }) | undefined
-}
-
-/** Inputs of the key besides the schema; replaceable in tests. */
-interface SourceCacheVersions { format: number, trellis: string, v8: string, generator: string | undefined }
-
-export function currentSourceCacheVersions (): SourceCacheVersions {
-  return { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }
-}
-
-/** The key of a response schema's serializer, or undefined when it cannot be keyed. */
-export type SerializerKeyer = (schema: unknown, options: CompileOptions) => string | undefined
-
-/**
- * How the serializers of one shared-schema set are keyed (also by `trellis build`, ../aot/), or
- * undefined when they cannot be: a shared schema is not plain JSON, or the generator's fingerprint
- * is unknown.
- */
-export function createSerializerKeyer (sharedSchemas: Record<string, unknown>, versions: SourceCacheVersions = currentSourceCacheVersions()): SerializerKeyer | undefined {
-  if (versions.generator === undefined) return undefined
-  const sharedText = canonicalSharedSchemasText(sharedSchemas)
-  if (sharedText === undefined) return undefined
-  const base = sha256(JSON.stringify(['serializer', versions.format, versions.trellis, versions.v8, versions.generator]) + ' ' + sha256(sharedText))
-  return (schema, options) => {
-    if (options.debug === true) return undefined
-    const text = canonicalSchemaText(schema)
-    const optionsText = canonicalOptionsText({
-      rounding: options.rounding ?? 'trunc',
-      projectArrays: options.projectArrays ?? PROJECT_ARRAYS,
-      projectArrayFields: options.projectArrayFields ?? PROJECT_ARRAY_FIELDS,
-      straightObjects: options.straightObjects ?? true,
-      byteArrays: options.byteArrays ?? true
-    })
-    if (text === undefined || optionsText === undefined) return undefined
-    return sha256(base + ' ' + optionsText + ' ' + text)
-  }
 }
 
 /**
