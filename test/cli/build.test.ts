@@ -1,7 +1,7 @@
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import trellis from '../../src/index'
@@ -142,6 +142,35 @@ test('a build made for another trellis version, or a directory without a build, 
   t.after(() => second.app.close())
   assert.deepEqual(second.warnings.map((w) => [w.code, w.message]), [['TRLAOT002', `the build in ${empty} is not used: it holds no manifest.json (run trellis build); every schema is compiled at start`]])
   assert.equal((await post(second.app, '/users', { name: 'abc' })).statusCode, 201)
+})
+
+test('a build whose module is not the one its manifest describes, or that anyone may write, is ignored; without its code cache it is parsed', async (t) => {
+  const swapped = join(work, 'swapped')
+  cpSync(built, swapped, { recursive: true })
+  const text = readFileSync(join(swapped, 'compiled.js'), 'utf8')
+  writeFileSync(join(swapped, 'compiled.js'), text.replace(/^\/\/ trellis build [0-9a-f]{16}/, '// trellis build 0000000000000000'))
+  const open = join(work, 'open')
+  cpSync(built, open, { recursive: true })
+  chmodSync(open, 0o777)
+  const uncached = join(work, 'uncached')
+  cpSync(built, uncached, { recursive: true })
+  rmSync(join(uncached, 'compiled.v8cache'))
+  const reasons: Array<[string, string]> = [
+    [swapped, 'compiled.js is not the module manifest.json describes (a file of another build?)'],
+    [open, 'the directory is writable by anyone (a build is code the server runs)']
+  ]
+  for (const [dir, reason] of reasons) {
+    const { app, warnings } = await start({ aot: { dir } })
+    t.after(() => app.close())
+    assert.deepEqual(warnings.map((w) => [w.code, w.message]), [['TRLAOT002', `the build in ${dir} is not used: ${reason}; every schema is compiled at start`]])
+    assert.equal(aotBuildStats(dir), undefined)
+    assert.equal((await post(app, '/users', { name: 'abcdefghijklmnop' })).statusCode, 400)
+  }
+  const { app, warnings } = await start({ aot: { dir: uncached } })
+  t.after(() => app.close())
+  assert.deepEqual(warnings, [])
+  assert.deepEqual(aotBuildStats(uncached), { validators: 4, serializers: 3, codeCacheRejected: true })
+  assert.equal((await app.inject('/users/5?fields=short')).body, '{"id":5,"fields":"short"}')
 })
 
 test('the aot option: { dir } or false (false ignores TRELLIS_AOT_DIR); anything else is refused', async (t) => {
