@@ -9,6 +9,9 @@ import type { FastifyLine } from './version'
 /** The persistent compile cache of the default validator compiler (docs/schema-cache.md). */
 export interface SchemaCacheOptions { dir: string }
 
+/** A directory written by `trellis build`: compiled validators and serializers read at start (docs/deployment.md). */
+export interface AotOptions { dir: string }
+
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
 export interface AjvOptions { customOptions?: Record<string, unknown>; plugins?: unknown[] }
@@ -64,6 +67,8 @@ export interface TrellisOptions {
   clientErrorHandler?: (error: Error, socket: import('node:net').Socket) => void
   /** trellis: the persistent compile cache of the default validator compiler (docs/schema-cache.md). */
   schemaCache?: { dir: string } | false
+  /** trellis: the directory `trellis build` wrote (docs/deployment.md, "Ahead-of-time build"). */
+  aot?: { dir: string } | false
   [unknown: string]: unknown
 }
 
@@ -84,6 +89,7 @@ export interface ResolvedOptions {
   pluginTimeout: number
   ajv: AjvOptions
   schemaCache: SchemaCacheOptions | undefined
+  aot: AotOptions | undefined
   schemaErrorFormatter: TrellisOptions['schemaErrorFormatter']
   exposeHeadRoutes: boolean
   ignoreTrailingSlash: boolean

@@ -8,6 +8,8 @@ export function usage (): string {
 Commands:
   start [options] <app-file>   serve an application module (a plugin)
   check <app-file>             list what the application uses that changes in Fastify 5
+  build [--out <dir>] <app-file>
+                               compile every validator and serializer ahead of time, for a fast start
   help                         show this help
   version                      print trellis's version
 
@@ -45,5 +47,22 @@ Loads <app-file> (the module \`trellis start\` takes) on the Fastify 4 line, run
 what it uses that changes or disappears in Fastify 5 (trellis/v5), each with where it was found
 and what to write instead: warnings its loading raises, its routes, plugins and options, and the
 text of the source files beside it. Exit status 1 when something breaks on Fastify 5.
+`
+}
+
+export function buildUsage (): string {
+  return `Usage: trellis build [options] <app-file>
+${docsLine()}
+
+Loads <app-file> (the module \`trellis start\` takes), runs ready(), and writes every validator and
+serializer its routes compiled into a directory: one module, V8's code cache of it and a manifest.
+A process started with TRELLIS_AOT_DIR=<dir> (or the server option aot: { dir }) reads them instead
+of compiling; a schema that changed since is compiled at start, with a warning naming its route.
+Build with the Node version and flags the server runs with. An invalid schema fails the build.
+
+Options:
+  -d, --out <dir>    where to write the build (default ./trellis-build)
+  -o, --options      use the server options the module exports, as trellis start --options
+  -h, --help         show this help
 `
 }

@@ -1,10 +1,12 @@
 /**
- * The `trellis` command: `trellis start [options] <app-file>`, `trellis help`, `trellis version`.
+ * The `trellis` command: `trellis start [options] <app-file>`, `trellis check <app-file>`,
+ * `trellis build <app-file>`, `trellis help`, `trellis version`.
  * In a cluster worker it skips straight to serving (the primary already checked the options).
  */
 import cluster from 'node:cluster'
 import { parseStartArgs, UsageError, type StartOptions } from './args'
-import { usage, startUsage, checkUsage } from './help'
+import { usage, startUsage, checkUsage, buildUsage } from './help'
+import { build, formatBuild, parseBuildArgs, type BuildArgs } from './build'
 import { check, formatFindings } from './check'
 import { runPrimary } from './primary'
 import { serve, STARTUP_FAILED } from './serve'
@@ -59,14 +61,37 @@ async function runCheck (argv: string[]): Promise<void> {
   process.exit(found.some((f) => f.severity === 'breaks') ? 1 : 0)
 }
 
+async function runBuild (argv: string[]): Promise<void> {
+  let args: BuildArgs
+  try {
+    args = parseBuildArgs(argv)
+  } catch (err) {
+    if (err instanceof UsageError) fail(`${err.message}\n\n${buildUsage()}`)
+    throw err
+  }
+  if (args.help) { process.stdout.write(buildUsage()); return }
+  if (args.file === undefined) fail(`missing the application file\n\n${buildUsage()}`)
+  let result
+  try {
+    result = await build(args.file, args.out, args.options)
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message)
+    fail(`the application failed to build: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+  }
+  process.stdout.write(formatBuild(args.file, result))
+  // the process may hold handles the application opened
+  process.exit(0)
+}
+
 export async function main (argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   switch (command) {
     case 'start': return await start(rest)
     case 'check': return await runCheck(rest)
+    case 'build': return await runBuild(rest)
     case 'version': case '--version': case '-v': process.stdout.write(`${VERSION}\n`); return
     case undefined: case 'help': case '--help': case '-h':
-      process.stdout.write(rest[0] === 'start' ? startUsage() : usage()); return
+      process.stdout.write(rest[0] === 'start' ? startUsage() : rest[0] === 'build' ? buildUsage() : usage()); return
     default: fail(`unknown command ${JSON.stringify(command)}\n\n${usage()}`)
   }
 }

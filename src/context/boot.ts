@@ -16,6 +16,7 @@ import { checkPluginMeta } from './plugin-meta'
 import { bridgePlugin, loadingBridgedPlugin } from './fastify4-bridge'
 import { kDisplayName } from './symbols'
 import { buildNotFoundRoutes, buildRoute } from './route-builder'
+import { collectAotMisses } from '../schema/aot/misses'
 
 function currentNode (app: AppState): PluginNode {
   return app.stack.length > 0 ? app.stack[app.stack.length - 1] : app.rootNode
@@ -165,7 +166,8 @@ export function ready (app: AppState): Promise<void> {
       }
       app.booted = true
       app.dispatcher.notFoundRoutes = buildNotFoundRoutes(app.rootContext)
-      for (const record of app.routes) buildRoute(record)
+      // with a build (trellis build), one warning names the schemas it lacked
+      collectAotMisses(() => { for (const record of app.routes) buildRoute(record) })
       callReadyWhileLoading(app, null)
       await runOnReady(app)
       app.isReady = true

@@ -102,7 +102,7 @@ export function defaultValidatorCompiler (context: PluginContext): ValidatorComp
   // one lookup per context and set of shared schemas, not one per route: the pool's key is the
   // content of every shared schema, which 1,000 routes would otherwise serialize 1,000 times
   return builtOnce(context, 'defaultValidator', createDefaultValidatorCompiler, Object.keys(shared).length,
-    () => createDefaultValidatorCompiler(shared, context.app.options.ajv, context.app.options.schemaCache))
+    () => createDefaultValidatorCompiler(shared, context.app.options.ajv, context.app.options.schemaCache, context.app.options.aot))
 }
 
 export function defaultSerializerCompiler (context: PluginContext): SerializerCompiler {
@@ -114,5 +114,5 @@ export function defaultSerializerCompiler (context: PluginContext): SerializerCo
       () => factory(shared, context.app.options.serializerOpts))
   }
   const { rounding } = (context.app.options.serializerOpts ?? {}) as { rounding?: Rounding }
-  return serialization().createDefaultSerializerCompiler(shared, { rounding }, context.app.options.schemaCache)
+  return serialization().createDefaultSerializerCompiler(shared, { rounding }, context.app.options.schemaCache, context.app.options.aot)
 }

@@ -9,6 +9,7 @@ import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter
 import { withVersioning, type VersioningOption } from '../routing/versioning'
 import { DEFAULT_JSON_DEPTH_LIMIT } from '../lifecycle/json-depth'
 import { resolveSchemaCacheOption } from '../schema/validation/compile-cache/option'
+import { resolveAotOption } from '../schema/aot/option'
 import type { ResolvedOptions, TrellisOptions, V5RouterHooks } from '../base/option-types'
 import { emitV5Warning } from '../base/warnings-v5'
 import type { FastifyLine } from '../base/version'
@@ -178,6 +179,7 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     pluginTimeout: integer(opts, 'pluginTimeout', 10000),
     ajv: { customOptions: {}, plugins: [], ...ajv },
     schemaCache: resolveSchemaCacheOption(opts.schemaCache, invalid),
+    aot: resolveAotOption(opts.aot, invalid),
     schemaErrorFormatter: schemaErrorFormatter(opts.schemaErrorFormatter),
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),

@@ -95,6 +95,12 @@ export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, L
    * keeps it off even when `TRELLIS_SCHEMA_CACHE_DIR` is set. See docs/schema-cache.md.
    */
   schemaCache?: { dir: string } | false
+  /**
+   * trellis only: the directory `trellis build` wrote: every validator and serializer compiled ahead
+   * of time, read at start instead of compiled. `false` ignores `TRELLIS_AOT_DIR`. See
+   * docs/deployment.md, "Ahead-of-time build".
+   */
+  aot?: { dir: string } | false
   frameworkErrors?: <RouteGeneric extends RequestGenericInterface = RequestGenericInterface, Provider extends TypeProvider = TypeProviderDefault, SchemaCompiler extends TrellisSchema = TrellisSchema>(
     error: TrellisError,
     req: TrellisRequest<RouteGeneric, RawServer, RawRequestDefaultExpression<RawServer>, TrellisSchema, Provider>,

@@ -69,17 +69,27 @@ export function serializerFromSchema (schema: unknown, options: CompileOptions =
 
 /** The serializer of a generated `source` and its constants (from {@link generateSource}, or the schema cache). */
 export function serializerFromSource (source: string, consts: unknown[], options: Pick<CompileOptions, 'rounding'> = {}): SerializerFn & { source: string } {
+  // eslint-disable-next-line no-new-func
+  return serializerFromFactory(() => new Function('$rt', '$c', source) as SerializerFactory, () => consts, options, () => source)
+}
+
+/** A generated source as a function: called with the runtime and the constants, it returns the serializer. */
+export type SerializerFactory = (rt: unknown, consts: unknown[]) => SerializerFn
+
+/**
+ * The serializer made by `factory()` (a parsed source, or a function of `trellis build`'s module)
+ * from the runtime and `consts()`, on its first call; the returned function forwards to it.
+ */
+export function serializerFromFactory (factory: () => SerializerFactory, consts: () => unknown[], options: Pick<CompileOptions, 'rounding'>, source: () => string): SerializerFn & { source: string } {
   const rt = { ...getRuntime(options.rounding), esc: NEEDS_ESCAPE }
   let compiled: SerializerFn | undefined
   const build = (): SerializerFn => {
-    // eslint-disable-next-line no-new-func
-    const factory = new Function('$rt', '$c', source) as (rt: unknown, c: unknown[]) => SerializerFn
-    compiled = factory(rt, consts)
+    compiled = factory()(rt, consts())
     return compiled
   }
   const serialize = function serialize (payload: unknown): string {
     return (compiled ?? build())(payload)
   }
-  Object.defineProperty(serialize, 'source', { value: source, enumerable: false })
+  Object.defineProperty(serialize, 'source', { get: source, enumerable: false })
   return serialize as SerializerFn & { source: string }
 }

@@ -5,6 +5,8 @@
 import { serializerFromSchema, generateSource, type CompileOptions, type SerializerFn } from './compile'
 import { getCached, getCachedByContent, setCached, sharedSchemasKey } from './cache'
 import type { SerializerSourceCache, createSerializerSourceCache } from './source-cache'
+import type { AotSerializers, aotSerializers as AotSerializersFactory } from '../aot/serializers'
+import { aotRecorder } from '../aot/recording'
 
 export type { SerializerFn, CompileOptions } from './compile'
 export { compileResponseSerializers, normalizeResponseSchema, type ResponseSerializers } from './response-schemas'
@@ -28,7 +30,7 @@ function optionsKey (options: CompileOptions): string {
  * The result carries the generated `source`. With a `sourceCache` (the persistent schema cache),
  * a schema compiled by no earlier server of this process is looked up on disk first.
  */
-export function compileSerializer (schema: unknown, options: CompileOptions = {}, sourceCache?: SerializerSourceCache): SerializerFn & { source: string } {
+export function compileSerializer (schema: unknown, options: CompileOptions = {}, sourceCache?: SerializerSourceCache, aot?: AotSerializers, where: () => string = () => 'a response'): SerializerFn & { source: string } {
   const key = sharedSchemasKey(options.sharedSchemas) + '|' + optionsKey(options)
   const cached = getCached(schema, key)
   if (cached !== undefined) return cached as SerializerFn & { source: string }
@@ -37,7 +39,7 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
     setCached(schema, key, equal.fn)
     return equal.fn as SerializerFn & { source: string }
   }
-  const fn = sourceCache?.compile(schema, options) ?? serializerFromSchema(schema, options)
+  const fn = aot?.compile(schema, options, where) ?? sourceCache?.compile(schema, options) ?? serializerFromSchema(schema, options)
   setCached(schema, key, fn, equal.contentKey)
   return fn
 }
@@ -46,11 +48,15 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
  * The default serializer compiler for one set of shared schemas (`SchemaStore.getAll()`).
  * `rounding` comes from the `serializerOpts` server option (fast-json-stringify's option name).
  */
-export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}, schemaCache?: { dir: string }): SerializerCompiler {
+export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}, schemaCache?: { dir: string }, aotOptions?: { dir: string }): SerializerCompiler {
   let sourceCache: SerializerSourceCache | undefined | null = schemaCache === undefined ? undefined : null
-  return function defaultSerializerCompiler ({ schema }: SerializerCompilerInput): SerializerFn {
+  // `trellis build` (docs/deployment.md): read at start, or recorded by the build command
+  let aot: AotSerializers | undefined | null = aotOptions === undefined && aotRecorder() === null ? undefined : null
+  return function defaultSerializerCompiler ({ schema, method, url, httpStatus, contentType }: SerializerCompilerInput): SerializerFn {
     if (sourceCache === null) sourceCache = serializerSourceCache(schemaCache!.dir, sharedSchemas)
-    return compileSerializer(schema, { sharedSchemas, debug: options.debug, rounding: options.rounding }, sourceCache)
+    if (aot === null) aot = aotSerializerSide(aotOptions, sharedSchemas)
+    const where = (): string => `${String(method)} ${url} response ${httpStatus}${contentType === undefined ? '' : ` (${contentType})`}`
+    return compileSerializer(schema, { sharedSchemas, debug: options.debug, rounding: options.rounding }, sourceCache, aot, where)
   }
 }
 
@@ -64,4 +70,15 @@ function serializerSourceCache (dir: string, sharedSchemas: SharedSchemas): Seri
   sourceCaches.set(key, cache)
   if (sourceCaches.size > 100) sourceCaches.delete(sourceCaches.keys().next().value as string)
   return cache
+}
+
+// one build side per (directory or recording, shared-schema set), as the source caches above
+const aotSides = new Map<string, AotSerializers | undefined>()
+function aotSerializerSide (aotOptions: { dir: string } | undefined, sharedSchemas: SharedSchemas): AotSerializers | undefined {
+  const key = (aotRecorder() !== null ? 'recording' : String(aotOptions?.dir)) + '\0' + sharedSchemasKey(sharedSchemas)
+  if (aotSides.has(key)) return aotSides.get(key)
+  const side = (require('../aot/serializers') as { aotSerializers: typeof AotSerializersFactory }).aotSerializers(aotOptions, sharedSchemas)
+  aotSides.set(key, side)
+  if (aotSides.size > 100) aotSides.delete(aotSides.keys().next().value as string)
+  return side
 }

@@ -19,46 +19,12 @@
  * cached; a constant that is a function (the matchers of `anyOf`/`oneOf`) or anything else keeps
  * that schema out of the cache: it is generated on every boot, as without the cache.
  */
-import { createHash } from 'node:crypto'
-import { readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { VERSION } from '../../base/version'
-import { canonicalOptionsText, canonicalSchemaText } from '../content-key'
-import { canonicalSharedSchemasText } from '../validation/compile-cache/canonical'
-import { checkCacheDir, readEntry, sha256, writeEntry } from '../validation/compile-cache/store'
+import { checkCacheDir, readEntry, writeEntry } from '../validation/compile-cache/store'
 import { warnUnusable } from '../validation/compile-cache/validator-code-cache'
 import { generateSource, serializerFromSource, type CompileOptions, type SerializerFn } from './compile'
-import { PROJECT_ARRAYS, PROJECT_ARRAY_FIELDS } from './generate-projection'
+import { createSerializerKeyer, currentSourceCacheVersions, type SourceCacheVersions } from './source-keys'
 
-/** Bumped when the entry or storage format changes (2: pack files). */
-const SOURCE_CACHE_FORMAT = 2
-
-/**
- * A hash of the generator's code: every source file in `dir` (this module's directory: the
- * generator, its runtime and this file) and the `$ref` resolver next to it, by name and content.
- * Undefined when the files cannot be read: then the cache is not used for serializers.
- */
-export function generatorFingerprint (dir: string = __dirname): string | undefined {
-  try {
-    const files = readdirSync(dir).filter((f) => /\.(?:ts|js|cjs|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort()
-    if (files.length === 0) return undefined
-    const hash = createHash('sha256')
-    for (const f of files) hash.update(f + '\0').update(readFileSync(join(dir, f))).update('\0')
-    const parent = join(dir, '..')
-    const resolver = readdirSync(parent).filter((f) => /^ref-resolver\.(?:ts|js)$/.test(f))
-    if (resolver.length === 0) return undefined
-    for (const f of resolver) hash.update(f + '\0').update(readFileSync(join(parent, f))).update('\0')
-    return hash.digest('hex')
-  } catch {
-    return undefined
-  }
-}
-
-let fingerprintNow: string | undefined | null = null
-function currentFingerprint (): string | undefined {
-  if (fingerprintNow === null) fingerprintNow = generatorFingerprint()
-  return fingerprintNow
-}
+export { generatorFingerprint, currentSourceCacheVersions } from './source-keys'
 
 class NotEncodable extends Error {}
 
@@ -115,13 +81,6 @@ export interface SerializerSourceCache {
   compile: (schema: unknown, options: CompileOptions) => (SerializerFn & { source: string }) | undefined
 }
 
-/** Inputs of the key besides the schema; replaceable in tests. */
-interface SourceCacheVersions { format: number, trellis: string, v8: string, generator: string | undefined }
-
-export function currentSourceCacheVersions (): SourceCacheVersions {
-  return { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }
-}
-
 /**
  * The serializer source cache for one shared-schema set, or undefined when it cannot be used: the
  * directory is unusable (a warning says why, once), a shared schema is not plain JSON, or the
@@ -132,26 +91,15 @@ export function createSerializerSourceCache (
   sharedSchemas: Record<string, unknown>,
   versions: SourceCacheVersions = currentSourceCacheVersions()
 ): SerializerSourceCache | undefined {
-  if (versions.generator === undefined) return undefined
-  const sharedText = canonicalSharedSchemasText(sharedSchemas)
-  if (sharedText === undefined) return undefined
+  const keyOf = createSerializerKeyer(sharedSchemas, versions)
+  if (keyOf === undefined) return undefined
   const unusable = checkCacheDir(dir)
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
-  const base = sha256(JSON.stringify(['serializer', versions.format, versions.trellis, versions.v8, versions.generator]) + ' ' + sha256(sharedText))
 
   return {
     compile (schema, options) {
-      if (options.debug === true) return undefined
-      const text = canonicalSchemaText(schema)
-      const optionsText = canonicalOptionsText({
-        rounding: options.rounding ?? 'trunc',
-        projectArrays: options.projectArrays ?? PROJECT_ARRAYS,
-        projectArrayFields: options.projectArrayFields ?? PROJECT_ARRAY_FIELDS,
-        straightObjects: options.straightObjects ?? true,
-        byteArrays: options.byteArrays ?? true
-      })
-      if (text === undefined || optionsText === undefined) return undefined
-      const key = sha256(base + ' ' + optionsText + ' ' + text)
+      const key = keyOf(schema, options)
+      if (key === undefined) return undefined
       const stored = readEntry(dir, key, 'serializer')
       const entry = stored === undefined ? undefined : parseEntry(stored)
       if (entry !== undefined) return serializerFromSource(entry.source, entry.consts, options)

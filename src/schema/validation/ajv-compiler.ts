@@ -10,7 +10,9 @@ import type Ajv from 'ajv'
 import type { Options as AjvOptions, ValidateFunction } from 'ajv'
 import { configurationKey, schemaContentKey } from '../content-key'
 import type { createValidatorCodeCache } from './compile-cache/validator-code-cache'
-import type { SchemaCacheOptions } from '../../base/option-types'
+import type { AotOptions, SchemaCacheOptions } from '../../base/option-types'
+import type { aotValidators as AotValidatorsFactory } from '../aot/validators'
+import { aotRecorder } from '../aot/recording'
 import type { AjvFactoryOptions, ValidatorCompiler, ValidatorCompilerInput, ValidatorFn } from './types'
 
 // Ajv and ajv-formats are loaded on first use: a server without request schemas (or whose
@@ -93,29 +95,37 @@ export function buildAjv (options: AjvFactoryOptions = {}, keepSource = false): 
   return ajv
 }
 
-function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>, options: AjvFactoryOptions, cacheOptions: SchemaCacheOptions | undefined): DefaultValidatorCompiler {
+function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>, options: AjvFactoryOptions, cacheOptions: SchemaCacheOptions | undefined, aotOptions: AotOptions | undefined): DefaultValidatorCompiler {
   const custom = options.customOptions ?? {}
-  const cache = cacheOptions === undefined
+  // `trellis build` (docs/deployment.md): read at start, or recorded by the build command
+  const aot = aotOptions === undefined && aotRecorder() === null
+    ? undefined
+    : (require('../aot/validators') as { aotValidators: typeof AotValidatorsFactory }).aotValidators(aotOptions, sharedSchemas, effectiveAjvOptions(custom), custom, options.plugins ?? [])
+  const cache = cacheOptions === undefined || aot?.recording === true
     ? undefined
     // loaded only when the cache is on (it brings node:crypto)
     : (require('./compile-cache/validator-code-cache') as { createValidatorCodeCache: typeof createValidatorCodeCache }).createValidatorCodeCache(cacheOptions, sharedSchemas, effectiveAjvOptions(custom), custom, options.plugins ?? [])
   let instance: Ajv | undefined
   const getAjv = (): Ajv => {
     if (instance !== undefined) return instance
-    const ajv = buildAjv(options, cache !== undefined)
+    const ajv = buildAjv(options, cache !== undefined || aot?.recording === true)
     for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema)
     instance = ajv
     return ajv
   }
   // Ajv is built now (an invalid shared schema throws here, at ready()), unless the cache knows
   // that Ajv accepted this very set of shared schemas with these options: then on the first miss
-  if (cache === undefined) getAjv()
+  // (or the build's Ajv accepted them)
+  if (aot?.sharedSetAccepted === true) {
+    // checked when the application was built
+  } else if (cache === undefined) getAjv()
   else if (!cache.sharedSetAccepted()) { getAjv(); cache.markSharedSetAccepted() }
 
   const compiled = new WeakMap<object, ValidatorFn>()
   const byContent = new Map<string, ValidatorFn>()
 
-  const compile = function defaultValidatorCompiler ({ schema }: ValidatorCompilerInput): ValidatorFn {
+  const compile = function defaultValidatorCompiler (input: ValidatorCompilerInput): ValidatorFn {
+    const schema = input.schema
     const isObject = schema !== null && typeof schema === 'object'
     if (isObject) {
       const hit = compiled.get(schema)
@@ -138,13 +148,15 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
         return equal
       }
     }
-    const cacheKey = cache !== undefined && isObject ? cache.keyOf(schema) : undefined
-    let fn = cacheKey !== undefined ? cache!.load(cacheKey) : undefined
+    let fn = aot !== undefined && isObject ? aot.find(schema, input) : undefined
+    const cacheKey = fn === undefined && cache !== undefined && isObject ? cache.keyOf(schema) : undefined
+    if (fn === undefined && cacheKey !== undefined) fn = cache!.load(cacheKey)
     if (fn !== undefined) {
       (fn as { schema?: unknown }).schema = schema // as Ajv's own validators carry it
     } else {
       const ajv = getAjv()
       fn = ajv.compile(schema) as unknown as ValidatorFn
+      if (isObject) aot?.compiled(schema, ajv, fn)
       if (cacheKey !== undefined) {
         cache!.store(cacheKey, ajv, fn)
         // the source was kept for the cache only; a route validator is never referenced by another schema
@@ -166,16 +178,17 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
 export function createDefaultValidatorCompiler (
   sharedSchemas: Record<string, Record<string, unknown>>,
   ajv: AjvFactoryOptions = {},
-  schemaCache?: SchemaCacheOptions
+  schemaCache?: SchemaCacheOptions,
+  aot?: AotOptions
 ): DefaultValidatorCompiler {
   const options: AjvFactoryOptions = { customOptions: ajv.customOptions ?? {}, plugins: ajv.plugins ?? [] }
   // undefined when not keyable (e.g. a getter that throws): no pooling
-  const key = configurationKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null)
+  const key = configurationKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null, aot?.dir ?? null, aotRecorder() !== null)
   if (key !== undefined) {
     const hit = pool.get(key)
     if (hit !== undefined) return hit
   }
-  const compiler = createCompiler(sharedSchemas ?? {}, options, schemaCache)
+  const compiler = createCompiler(sharedSchemas ?? {}, options, schemaCache, aot)
   if (key !== undefined) pool.set(key, compiler)
   return compiler
 }

@@ -20,7 +20,7 @@ const RUNTIME: Record<string, () => unknown> = {
 /** The module ids standalone code may require; anything else is refused. */
 export const ALLOWED_MODULES: readonly string[] = Object.freeze(Object.keys(RUNTIME))
 
-function runtimeRequire (id: string): unknown {
+export function runtimeRequire (id: string): unknown {
   const load = Object.prototype.hasOwnProperty.call(RUNTIME, id) ? RUNTIME[id] : undefined
   if (load === undefined) throw new Error(`trellis schema cache: cached validator code may not require ${JSON.stringify(id)}`)
   return load()

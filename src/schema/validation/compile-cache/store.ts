@@ -6,16 +6,13 @@
  * Reading verifies the entry's key, kind and content hash; anything else is a miss, compiled again
  * and written with the next batch. All I/O errors are misses: the cache never makes a boot fail.
  */
-import { createHash } from 'node:crypto'
 import { mkdirSync, statSync } from 'node:fs'
 import { KEY_PATTERN, type EntryKind } from './pack-format'
 import { readPackedEntry, writePackedEntry } from './pack-store'
 
 export type { EntryKind } from './pack-format'
 
-export function sha256 (text: string): string {
-  return createHash('sha256').update(text).digest('hex')
-}
+export { sha256 } from './hash'
 
 /** Directories already checked in this process: the usable ones, and the reason the others are not. */
 const checked = new Map<string, string | null>()

@@ -18,19 +18,14 @@
  * Custom validator compilers never reach the default compiler, so they never touch the cache.
  */
 import type Ajv from 'ajv'
-import { VERSION } from '../../../base/version'
-import { canonicalOptionsText, canonicalSchemaText } from '../../content-key'
-import { canonicalSharedSchemasText, mayReachSharedSchemas } from './canonical'
-import { checkCacheDir, readEntry, sha256, writeEntry } from './store'
-import { ALLOWED_MODULES, loadStandalone } from './load-standalone'
+import { checkCacheDir, readEntry, writeEntry } from './store'
+import { loadStandalone } from './load-standalone'
+import { createValidatorKeyer, currentVersions, standaloneCodeOf, type CacheVersions } from './validator-keys'
 import { markAjvStandalone } from '../validate'
 import type { ValidatorFn } from '../types'
 import type { SchemaCacheOptions } from '../../../base/option-types'
 
-/** The `schemaCache` server option. */
-
-/** Bumped when the storage format or what is stored changes (2: pack files). */
-const CACHE_FORMAT = 2
+export { currentVersions }
 
 interface ValidatorCodeCache {
   readonly dir: string
@@ -43,36 +38,6 @@ interface ValidatorCodeCache {
   /** Whether this shared-schema set + options was accepted by Ajv before (so building Ajv can wait for a miss). */
   sharedSetAccepted: () => boolean
   markSharedSetAccepted: () => void
-}
-
-function packageVersion (name: string): string {
-  return String((require(name + '/package.json') as { version?: unknown }).version)
-}
-
-/** The versions a cache key includes: the code Ajv generates may change with any of them. */
-interface CacheVersions { format: number, trellis: string, ajv: string, ajvFormats: string, nodeMajor: string }
-
-let versionsNow: CacheVersions | undefined
-export function currentVersions (): CacheVersions {
-  versionsNow ??= {
-    format: CACHE_FORMAT,
-    trellis: VERSION,
-    ajv: packageVersion('ajv'),
-    ajvFormats: packageVersion('ajv-formats'),
-    nodeMajor: process.versions.node.split('.')[0]
-  }
-  return versionsNow
-}
-
-/** Whether every `require(...)` in the code names an allowed module (Ajv writes them as `require("id")`). */
-function onlyAllowedRequires (code: string): boolean {
-  for (let at = code.indexOf('require('); at >= 0; at = code.indexOf('require(', at + 8)) {
-    const end = code.indexOf(')', at)
-    let id: unknown
-    try { id = JSON.parse(code.slice(at + 8, end < 0 ? code.length : end)) } catch { return false }
-    if (typeof id !== 'string' || !ALLOWED_MODULES.includes(id)) return false
-  }
-  return true
 }
 
 const warnedDirs = new Set<string>()
@@ -94,32 +59,16 @@ export function createValidatorCodeCache (
   plugins: readonly unknown[],
   versions: CacheVersions = currentVersions()
 ): ValidatorCodeCache | undefined {
-  if (plugins.length > 0) return undefined
-  if (customOptions.formats !== undefined || customOptions.keywords !== undefined) return undefined
-  // with addUsedSchema, a route schema's $id registers it for later route schemas to $ref: their
-  // code would depend on schemas outside the key (and a cached one would never be registered)
-  if (effectiveOptions.addUsedSchema !== false) return undefined
-  const optionsText = canonicalOptionsText(effectiveOptions)
-  if (optionsText === undefined) return undefined
-  const sharedText = canonicalSharedSchemasText(sharedSchemas)
-  if (sharedText === undefined) return undefined
+  const keyer = createValidatorKeyer(sharedSchemas, effectiveOptions, customOptions, plugins, versions)
+  if (keyer === undefined) return undefined
   const dir = options.dir
   const unusable = checkCacheDir(dir)
   if (unusable !== null) { warnUnusable(dir, unusable); return undefined }
-
-  const base = sha256(JSON.stringify([
-    versions.format, versions.trellis, versions.ajv, versions.ajvFormats, versions.nodeMajor, optionsText
-  ]))
-  const shared = sha256(sharedText)
-  const sharedSetKey = sha256(base + ' shared-set ' + shared)
+  const sharedSetKey = keyer.sharedSetKey
 
   return {
     dir,
-    keyOf (schema) {
-      const text = canonicalSchemaText(schema)
-      if (text === undefined) return undefined
-      return sha256(base + ' ' + (mayReachSharedSchemas(schema) ? shared : '-') + ' ' + text)
-    },
+    keyOf: keyer.keyOf,
     load (key) {
       const code = readEntry(dir, key, 'validator')
       if (code === undefined) return undefined
@@ -130,15 +79,8 @@ export function createValidatorCodeCache (
       }
     },
     store (key, ajv, fn) {
-      let code: string
-      try {
-        const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv, fn: unknown) => string }).default
-        code = standaloneCode(ajv, fn)
-      } catch {
-        return // a validator Ajv cannot write as standalone code is simply not cached
-      }
-      if (!onlyAllowedRequires(code)) return // it could not be loaded again: do not store it
-      writeEntry(dir, key, 'validator', code)
+      const code = standaloneCodeOf(ajv, fn)
+      if (code !== undefined) writeEntry(dir, key, 'validator', code) // else it could not be loaded again: not stored
     },
     sharedSetAccepted: () => readEntry(dir, sharedSetKey, 'marker') !== undefined,
     markSharedSetAccepted: () => writeEntry(dir, sharedSetKey, 'marker', '')
