@@ -8,6 +8,7 @@ import { createWarning } from './warnings'
 
 const V5_WARNINGS = {
   FSTDEP022: createWarning('FastifyWarning', 'FSTDEP022', 'The router options for %s property access is deprecated. Please use "options.routerOptions" instead for accessing router options. The router options will be removed in `fastify@6`.', true),
+  FSTWRN004: createWarning('FastifyWarning', 'FSTWRN004', 'It seems that you are overriding an errorHandler in the same scope, which can lead to subtle bugs. To disable this behavior, set \'allowErrorHandlerOverride\' to false. For more information, visit: https://fastify.dev/docs/latest/Reference/Server/#allowerrorhandleroverride', true),
   FSTWRN003: createWarning('FastifyWarning', 'FSTWRN003', 'The %s mixes async and callback styles that may lead to unhandled rejections. Please use only one of them.', true),
   TRLBRG001: createWarning('TrellisWarning', 'TRLBRG001', "Plugin '%s' declares fastify '%s': it runs in this Fastify 5 application through trellis's Fastify 4 bridge (docs/compatibility.md)", true),
   TRLBRG002: createWarning('TrellisWarning', 'TRLBRG002', '%s is Fastify 4 only: answered by the Fastify 4 bridge for %s', true),
