@@ -220,7 +220,7 @@ Module._resolveFilename = function (request, parent, isMain, options) {
     const provided = []
     if (existsSync(libCompat)) {
       for (const name of readdirSync(libCompat)) {
-        if (!name.endsWith('.js')) continue
+        if (!name.endsWith('.js') || (suite.libExclude || []).includes(name)) continue
         writeFileSync(join(dir, 'lib', name), "'use strict'\n" +
           `module.exports = require(${JSON.stringify(relative(join(dir, 'lib'), join(libCompat, name)))})\n`)
         provided.push(name)

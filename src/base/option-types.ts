@@ -27,6 +27,8 @@ export interface TrellisOptions {
   ignoreDuplicateSlashes?: boolean
   /** Fastify 4.29: `;` also starts the query string (default true). */
   useSemicolonDelimiter?: boolean
+  /** Fastify 5: false makes a second `setErrorHandler` in one scope FST_ERR_ERROR_HANDLER_ALREADY_SET (default true: FSTWRN004). */
+  allowErrorHandlerOverride?: boolean
   caseSensitive?: boolean
   maxParamLength?: number
   allowUnsafeRegex?: boolean
@@ -126,6 +128,8 @@ export interface ResolvedOptions {
   rewriteUrl: TrellisOptions['rewriteUrl']
   /** Fastify 5: the server-wide `handlerTimeout` in ms (0: none; always 0 on the Fastify 4 line). */
   handlerTimeout: number
+  /** Fastify 5: whether `setErrorHandler` may replace the handler of its own scope (always true on the Fastify 4 line). */
+  allowErrorHandlerOverride: boolean
   /** Fastify 5's `routerOptions` that have no top-level twin (undefined on the Fastify 4 line). */
   router: V5RouterHooks
   /** The options as given (read by `initialConfig`). */

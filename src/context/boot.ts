@@ -209,7 +209,7 @@ function collectHooks (context: PluginContext, name: 'onReady' | 'onClose' | 'pr
 async function runOnReady (app: AppState): Promise<void> {
   const hooks: Array<{ context: PluginContext; fn: (...a: any[]) => unknown }> = []
   collectHooks(app.rootContext, 'onReady', hooks)
-  for (const { context, fn } of hooks) await runAppHook(fn, context.instance, [], app.options.pluginTimeout, 'onReady')
+  for (const { context, fn } of hooks) await runAppHook(fn, context.instance, [], app.options.pluginTimeout, 'onReady', app.options.line)
 }
 
 /**
@@ -273,15 +273,19 @@ export async function runOnClose (app: AppState): Promise<void> {
   if (firstError !== null) throw firstError
 }
 
-/** FST_ERR_HOOK_TIMEOUT, with the loader's own timeout error as `cause` (code AVV_ERR_READY_TIMEOUT, as in Fastify 4.3). */
-function hookTimeoutError (name: string, fn: (...a: any[]) => unknown): Error {
+/**
+ * FST_ERR_HOOK_TIMEOUT, with the loader's own timeout error as `cause` (code AVV_ERR_READY_TIMEOUT, as in Fastify 4.3).
+ * Fastify 5 also names the hook function: `A callback for 'onReady' hook "name" timed out. ...`.
+ */
+function hookTimeoutError (name: string, fn: (...a: any[]) => unknown, namesFunction: boolean): Error {
   const err = new errorCodes.FST_ERR_HOOK_TIMEOUT(name) as Error & { cause?: unknown }
+  if (namesFunction && fn.name !== '') err.message = err.message.replace(`'${name}' hook`, `'${name}' hook "${fn.name}"`)
   err.cause = loaderTimeoutError(fn.name, fn)
   return err
 }
 
-function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unknown[], timeout: number, name: string): Promise<void> {
-  return untilDone(timeout, () => hookTimeoutError(name, fn), (done) => {
+function runAppHook (fn: (...a: any[]) => unknown, thisArg: unknown, args: unknown[], timeout: number, name: string, line: 4 | 5 = 4): Promise<void> {
+  return untilDone(timeout, () => hookTimeoutError(name, fn, line === 5), (done) => {
     const result = fn.call(thisArg, ...args, done)
     if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
       (result as PromiseLike<unknown>).then(() => done(), (err: unknown) => done(err ?? new Error(`${name} hook rejected`)))

@@ -29,6 +29,21 @@ function isInstanceApi (context: PluginContext, name: string | symbol): boolean 
   return name in Object.getPrototypeOf(context.app.rootContext.instance)
 }
 
+/**
+ * Fastify 5.x: the properties every request / reply gets in its constructor count as decorators
+ * already present (`has*Decorator` is true, decorating them is FST_ERR_DEC_ALREADY_PRESENT, they
+ * satisfy dependencies).
+ */
+const builtInFields: Record<DecoratorTarget, ReadonlySet<string | symbol>> = {
+  instance: new Set(),
+  request: new Set(['id', 'params', 'raw', 'query', 'log', 'body']),
+  reply: new Set(['raw', 'request', 'log'])
+}
+
+function isBuiltInField (context: PluginContext, target: DecoratorTarget, name: unknown): boolean {
+  return context.app.options.line === 5 && builtInFields[target].has(name as string)
+}
+
 export function decorate (context: PluginContext, target: DecoratorTarget, name: unknown, value: unknown, dependencies?: unknown): void {
   if (typeof name !== 'string' && typeof name !== 'symbol') throw new TypeError('The decorator name must be a string or a symbol')
   const object = targetObject(context, target)
@@ -36,7 +51,7 @@ export function decorate (context: PluginContext, target: DecoratorTarget, name:
   // like Fastify, decorating is possible until the onReady hooks have run (an onReady hook may decorate)
   if (context.app.isReady) throw new errorCodes.FST_ERR_DEC_AFTER_START(label)
   // Only this context's own decorators (and the instance API) conflict: a child may override what an ancestor defined.
-  if (Object.prototype.hasOwnProperty.call(object, name) || (target === 'instance' && isInstanceApi(context, name))) {
+  if (Object.prototype.hasOwnProperty.call(object, name) || (target === 'instance' && isInstanceApi(context, name)) || isBuiltInField(context, target, name)) {
     throw new errorCodes.FST_ERR_DEC_ALREADY_PRESENT(label)
   }
   checkDependencies(context, target, label, dependencies)
@@ -70,7 +85,7 @@ function checkDependencies (context: PluginContext, target: DecoratorTarget, lab
   if (!Array.isArray(dependencies)) throw new errorCodes.FST_ERR_DEC_DEPENDENCY_INVALID_TYPE(label)
   const object = targetObject(context, target)
   for (const dependency of dependencies) {
-    if (dependency in object) continue
+    if (dependency in object || isBuiltInField(context, target, dependency)) continue
     const definedIn = context.app.decoratorOrigins.get(target + ':' + String(dependency))
     const err = new errorCodes.FST_ERR_DEC_MISSING_DEPENDENCY(String(dependency))
     if (definedIn !== undefined) {
@@ -81,5 +96,5 @@ function checkDependencies (context: PluginContext, target: DecoratorTarget, lab
 }
 
 export function hasDecorator (context: PluginContext, target: DecoratorTarget, name: string | symbol): boolean {
-  return name in targetObject(context, target)
+  return name in targetObject(context, target) || isBuiltInField(context, target, name)
 }

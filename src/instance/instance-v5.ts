@@ -6,7 +6,9 @@
  */
 import { contextOf, type PluginContext } from '../context/plugin-context'
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { emitV5Warning } from '../base/warnings-v5'
+import type { AnyHook } from '../lifecycle/hooks'
 import { HttpMethods } from '../lifecycle/http-methods'
 import { readDecorator } from '../lifecycle/instance-fields'
 import { shorthandOptions } from '../routing/route-options'
@@ -31,6 +33,26 @@ export class TrellisInstanceV5 extends TrellisInstance {
       })
     }
     return this
+  }
+
+  /**
+   * Fastify 5: a second handler in the same scope (a child scope starts afresh) warns (FSTWRN004),
+   * or throws FST_ERR_ERROR_HANDLER_ALREADY_SET with `allowErrorHandlerOverride: false`.
+   */
+  override setErrorHandler (handler: Parameters<TrellisInstance['setErrorHandler']>[0]): this {
+    const context = ctx(this)
+    const again = typeof handler === 'function' && scopesWithErrorHandler.has(context)
+    if (again && !context.app.options.allowErrorHandlerOverride) throw new errorCodesAddedInV5.FST_ERR_ERROR_HANDLER_ALREADY_SET()
+    super.setErrorHandler(handler)
+    if (again) emitV5Warning('FSTWRN004')
+    scopesWithErrorHandler.add(context)
+    return this
+  }
+
+  /** Fastify 5.x: an `onClose` hook may be a Disposable or AsyncDisposable object (`Symbol.asyncDispose` first). */
+  override addHook (name: string, fn: AnyHook): this {
+    if (name === 'onClose' && typeof fn !== 'function') return super.addHook(name, disposableHook(fn) ?? fn)
+    return super.addHook(name, fn)
   }
 
   /** A declared instance property (decorators included), methods bound to the instance; FST_ERR_DEC_UNDECLARED otherwise. */
@@ -61,6 +83,27 @@ export class TrellisInstanceV5 extends TrellisInstance {
     if (cb !== undefined) return super.listen(options, cb)
     return options === undefined ? super.listen() : super.listen(options)
   }
+}
+
+/** The scopes whose own setErrorHandler has run. */
+const scopesWithErrorHandler = new WeakSet<PluginContext>()
+
+/** The onClose hook that disposes `resource`, or undefined when it is neither Disposable nor AsyncDisposable. */
+function disposableHook (resource: unknown): AnyHook | undefined {
+  if (resource === null || typeof resource !== 'object') return undefined
+  const disposable = resource as { [Symbol.asyncDispose]?: () => PromiseLike<unknown>, [Symbol.dispose]?: () => void }
+  if (typeof disposable[Symbol.asyncDispose] === 'function') {
+    return ((_instance: unknown, done: (err?: unknown) => void) => {
+      Promise.resolve(disposable[Symbol.asyncDispose]!()).then(() => done(), done)
+    }) as AnyHook
+  }
+  if (typeof disposable[Symbol.dispose] === 'function') {
+    return ((_instance: unknown, done: (err?: unknown) => void) => {
+      try { disposable[Symbol.dispose]!() } catch (err) { done(err); return }
+      done()
+    }) as AnyHook
+  }
+  return undefined
 }
 
 // removed in Fastify 5: absent from a v5 application's instance

@@ -404,19 +404,25 @@ export class TrellisInstance {
     if ((args.length > 0 && !firstIsOptions) || (firstIsOptions && args.length > 2)) emitDeprecation('FSTDEP011')
     const { options, callback } = parseListenArgs(args)
     const signal = options.signal as (AbortSignal & { on?: unknown }) | undefined
+    const app = ctx(this).app
+    // Fastify 5: aborted before the server binds, listen() closes the instance and settles with
+    // undefined (its callback is not called); Fastify 4.29 goes on and fails on the closed instance
+    const abortSkipsListen = app.options.line === 5
     if (signal !== undefined && signal !== null) {
       // Fastify 4.29: an abort signal closes the instance
       if (typeof signal.on !== 'function' && typeof signal.addEventListener !== 'function') throw new errorCodes.FST_ERR_LISTEN_OPTIONS_INVALID('Invalid options.signal')
-      if (signal.aborted) this.close()
-      else signal.addEventListener('abort', () => { this.close() }, { once: true })
+      if (signal.aborted) {
+        const closing = this.close()
+        if (abortSkipsListen) return callback !== undefined ? undefined : closing.then(() => undefined)
+      } else signal.addEventListener('abort', () => { this.close() }, { once: true })
     }
-    const app = ctx(this).app
     const promise = (async () => {
       assertCanListen(app.listening, app.closed)
       await bootReady(app)
       // the server binds a turn after the application is ready (as Fastify's): what the plugins
       // scheduled for the next turn runs before listen() settles
       await nextTurn()
+      if (abortSkipsListen && signal?.aborted === true) return undefined
       assertCanListen(app.listening, app.closed)
       app.listening = true
       try {
@@ -429,10 +435,14 @@ export class TrellisInstance {
     // onListen hooks run after the caller learns the address (Fastify 4.29), never holding it up
     const rootContext = app.rootContext
     if (callback !== undefined) {
-      promise.then((address) => { callback(null, address); if (hasOnListen(rootContext)) runOnListen(rootContext) }, (err: Error) => callback(err, null))
+      promise.then((address) => {
+        if (address === undefined) return
+        callback(null, address)
+        if (hasOnListen(rootContext)) runOnListen(rootContext)
+      }, (err: Error) => callback(err, null))
       return undefined
     }
-    return promise.then((address) => { if (hasOnListen(rootContext)) runOnListen(rootContext); return address })
+    return promise.then((address) => { if (address !== undefined && hasOnListen(rootContext)) runOnListen(rootContext); return address })
   }
 
   /**

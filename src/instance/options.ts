@@ -215,6 +215,7 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     http2SessionTimeout: integer(opts, 'http2SessionTimeout', 72000),
     rewriteUrl: fnOrUndefined(opts, 'rewriteUrl'),
     handlerTimeout: line === 5 ? integer(opts, 'handlerTimeout', 0) : 0,
+    allowErrorHandlerOverride: line === 5 ? boolean(opts, 'allowErrorHandlerOverride', true) : true,
     router: line === 5 ? routerHooksOfV5(opts) : {},
     input: (input ?? {}) as TrellisOptions,
     frameworkErrors: fnOrUndefined(opts, 'frameworkErrors'),

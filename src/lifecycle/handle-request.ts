@@ -250,11 +250,27 @@ function tracedHandler (err: Error | null, request: RequestBase, reply: ReplyBas
   handlerChannel.start.runStores(message, runTracedHandler, undefined, err, request, reply, message)
 }
 
+/**
+ * Publishes a handler error with the status the response will have (Fastify 5 sets it before
+ * publishing: the error's 4xx/5xx `statusCode` or `status`, else 500, unless a status was set).
+ */
+function publishHandlerError (reply: ReplyBase, message: HandlerMessage): void {
+  if (!reply.hasStatusCode || reply.statusCode === 200) {
+    const error = message.error as { statusCode?: unknown, status?: unknown } | null | undefined
+    reply.code(errorStatus(error?.statusCode) ?? errorStatus(error?.status) ?? 500)
+  }
+  handlerChannel.error.publish(message)
+}
+
+function errorStatus (code: unknown): number | undefined {
+  return typeof code === 'number' && code >= 400 && code <= 599 ? code : undefined
+}
+
 function runTracedHandler (err: Error | null, request: RequestBase, reply: ReplyBase, message: HandlerMessage): void {
   try {
     if (err !== null) {
       message.error = err
-      handlerChannel.error.publish(message)
+      publishHandlerError(reply, message)
       failWith(reply, err)
       return
     }
@@ -264,7 +280,7 @@ function runTracedHandler (err: Error | null, request: RequestBase, reply: Reply
       result = route.handler.call(route.server, request, reply)
     } catch (thrown) {
       message.error = thrown
-      handlerChannel.error.publish(message)
+      publishHandlerError(reply, message)
       failWith(reply, thrown)
       return
     }
@@ -288,7 +304,7 @@ function runTracedHandler (err: Error | null, request: RequestBase, reply: Reply
         }
       }, (rejected: unknown) => {
         message.error = rejected
-        handlerChannel.error.publish(message)
+        publishHandlerError(reply, message)
         handlerChannel.asyncStart.publish(message)
         try {
           if (reply.sent) { reply.log.error({ err: rejected }, 'Promise errored, but reply.sent = true was set'); return }

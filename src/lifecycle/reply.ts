@@ -441,6 +441,15 @@ export class ReplyV5 extends ReplyBase {
 
   getDecorator (name: string | symbol): unknown { return readDecorator(this, name, 'reply') }
 
+  /** The route's options, as `request.routeOptions` gives them. */
+  get routeOptions (): Readonly<Record<string, unknown>> { return this.request.routeOptions }
+
+  /** Sends a 103 Early Hints response (node's `writeEarlyHints`) before the final one. */
+  writeEarlyHints (hints: Record<string, string | string[]>, callback?: () => void): this {
+    this.raw.writeEarlyHints(hints, callback)
+    return this
+  }
+
   /** The media type of the Content-Type set so far (`type/subtype`, lowercased), or undefined. */
   get mediaType (): string | undefined {
     const header = this.getHeader('content-type')

@@ -11,6 +11,7 @@
  */
 import { finished, Readable } from 'node:stream'
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import type { ReplyBase } from './reply'
 import { emitDeprecation } from '../base/warnings'
 
@@ -39,8 +40,17 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
     for (const name of Object.keys(reply.trailersStore)) {
       if (typeof reply.trailersStore[name] === 'function') names += (names === '' ? '' : ' ') + name
     }
-    headers['transfer-encoding'] = 'chunked'
-    headers.trailer = names
+    if (reply.routeContext.env.line !== 5) {
+      headers['transfer-encoding'] = 'chunked'
+      headers.trailer = names
+    } else if (names === '') {
+      // Fastify 5: with every trailer removed the response is framed as if none had been set
+      reply.trailersStore = null
+    } else {
+      // HTTP/2 forbids transfer-encoding and carries trailers itself
+      if (reply.request.raw.httpVersionMajor !== 2) headers['transfer-encoding'] = 'chunked'
+      headers.trailer = names
+    }
   }
 
   if (payload === undefined || payload === null) {
@@ -90,6 +100,10 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
   }
   res.writeHead(statusCode, headers as Record<string, string>)
   const hasBody = method !== 'HEAD' && statusCode !== 204 && statusCode !== 304
+  if (hasBody && writesInChunks(reply, payload as string | Buffer)) {
+    writeHttp2Chunks(res, payload as string | Buffer, () => { sendTrailers(reply, payload, () => res.end()) })
+    return
+  }
   if (reply.trailersStore === null) {
     // one end() call: headers and body leave in a single write
     if (hasBody) res.end(payload)
@@ -98,6 +112,34 @@ export function writeResponse (reply: ReplyBase, payload: unknown, fail: WriteFa
   }
   if (hasBody) res.write(payload)
   sendTrailers(reply, payload, () => res.end())
+}
+
+const HTTP2_CHUNK = 64 * 1024
+
+/**
+ * Fastify 5: an HTTP/2 body over 64 KiB is written in 64 KiB chunks, each after the stream drained,
+ * and the response ends after the last one: until then the reply is not sent, so a handler timeout
+ * that fires while a client holds the flow-control window shut aborts the stream.
+ */
+function writesInChunks (reply: ReplyBase, payload: string | Buffer): boolean {
+  return reply.request.raw.httpVersionMajor === 2 && reply.routeContext.env.line === 5 &&
+    (typeof payload === 'string' ? payload.length * 3 : payload.length) > HTTP2_CHUNK && Buffer.byteLength(payload) > HTTP2_CHUNK
+}
+
+function writeHttp2Chunks (res: ReplyBase['raw'], payload: string | Buffer, done: () => void): void {
+  const buffer = typeof payload === 'string' ? Buffer.from(payload) : payload
+  let offset = 0
+  const writeChunk = (): void => {
+    while (offset < buffer.length) {
+      if (res.destroyed || res.writableEnded) return
+      const end = Math.min(offset + HTTP2_CHUNK, buffer.length)
+      const more = res.write(buffer.subarray(offset, end))
+      offset = end
+      if (!more) { res.once('drain', writeChunk); return }
+    }
+    done()
+  }
+  writeChunk()
 }
 
 /** `1*DIGIT` without leading zeros (or a safe non-negative integer number): a length as Node will write it. */
@@ -122,8 +164,10 @@ function sendTrailers (reply: ReplyBase, payload: unknown, end: () => void): voi
   const trailers: Record<string, string> = {}
   let pending = 0
   let any = false
+  let sent = false
   const send = (): void => {
-    if (pending !== 0) return
+    if (pending !== 0 || sent) return
+    sent = true
     reply.raw.addTrailers(trailers)
     end()
   }
@@ -175,6 +219,7 @@ function fromWeb (reply: ReplyBase, payload: unknown): unknown {
       (payload as ReadableStream).cancel().catch(noop)
       return null
     }
+    if ((payload as ReadableStream).locked && reply.routeContext.env.line === 5) throw new errorCodesAddedInV5.FST_ERR_REP_READABLE_STREAM_LOCKED()
     return Readable.fromWeb(payload as import('node:stream/web').ReadableStream)
   }
   return payload
@@ -184,11 +229,16 @@ function sendStream (reply: ReplyBase, payload: Readable, fail: WriteFailure): v
   const res = reply.raw
   let sourceOpen = true
   let errorLogged = false
-  // piping ends the response right after the source's end: only trailers that answer at once make it (as Fastify)
-  if (reply.trailersStore !== null) payload.on('end', () => sendTrailers(reply, null, noop))
+  // Fastify 4: piping ends the response right after the source's end: only trailers that answer at
+  // once make it. Fastify 5: the response ends after the trailers, once the source has ended.
+  const trailersAfterEnd = reply.trailersStore !== null && reply.routeContext.env.line === 5
+  if (reply.trailersStore !== null && !trailersAfterEnd) payload.on('end', () => sendTrailers(reply, null, noop))
   finished(payload, { readable: true, writable: false }, (err) => {
     sourceOpen = false
-    if (err === undefined || err === null) return
+    if (err === undefined || err === null) {
+      if (trailersAfterEnd) sendTrailers(reply, null, () => res.end())
+      return
+    }
     if (res.headersSent || reply.request.raw.aborted) {
       if (!errorLogged) { errorLogged = true; logStreamError(reply, err) }
       res.destroy()
@@ -212,7 +262,7 @@ function sendStream (reply: ReplyBase, payload: Readable, fail: WriteFailure): v
   } else {
     reply.log.warn('response will send, but you shouldn\'t use res.writeHead in stream mode')
   }
-  payload.pipe(res)
+  payload.pipe(res, { end: !trailersAfterEnd })
 }
 
 function logStreamError (reply: ReplyBase, err: Error & { code?: string }): void {

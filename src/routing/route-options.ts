@@ -96,6 +96,14 @@ export function headOnSend (_request: unknown, reply: { header: (k: string, v: s
     done(null, null)
     return
   }
+  // Fastify 5: a web ReadableStream is cancelled (Fastify 4.29 fails on it)
+  const webStream = payload as { getReader?: unknown; cancel?: (reason: string) => Promise<void> }
+  if (typeof webStream.getReader === 'function' && typeof webStream.cancel === 'function' &&
+    (reply as { routeContext?: { env: { line: number } } }).routeContext?.env.line === 5) {
+    webStream.cancel('Stream cancelled by HEAD route').catch((err: unknown) => reply.log.error({ err }, 'Error on Stream found for HEAD route'))
+    done(null, null)
+    return
+  }
   reply.header('content-length', String(Buffer.byteLength(payload as string | Buffer)))
   done(null, null)
 }

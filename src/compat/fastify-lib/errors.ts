@@ -1,8 +1,10 @@
 /**
- * Fastify 4.3's error module (`fastify/lib/errors.js`) on trellis: every FST_ERR_* class is the
- * real trellis error class from src/base/errors.ts (same code, status and message template).
+ * Fastify's error module (`fastify/lib/errors.js`) on trellis: every FST_ERR_* class is the
+ * real trellis error class from src/base/errors.ts, and those Fastify 5 added from
+ * src/base/errors-v5.ts (same code, status and message template).
  */
 import { errorCodes } from '../../base/errors'
+import { errorCodesAddedInV5 } from '../../base/errors-v5'
 
 const AVVIO_ERRORS_MAP = {
   AVV_ERR_CALLBACK_NOT_FN: errorCodes.FST_ERR_PLUGIN_CALLBACK_NOT_FN,
@@ -17,4 +19,4 @@ function appendStackTrace (oldErr: Error, newErr: Error & { cause?: unknown }): 
   return newErr
 }
 
-export = { ...errorCodes, AVVIO_ERRORS_MAP, appendStackTrace }
+export = { ...errorCodes, ...errorCodesAddedInV5, AVVIO_ERRORS_MAP, appendStackTrace }

@@ -68,7 +68,9 @@ const names: Record<string, string> = {
   kChildLoggerFactory: 'fastify.childLoggerFactory',
   kSupportedHTTPMethods: 'fastify.acceptedHTTPMethods',
   kErrorHandlerAlreadySet: 'fastify.errorHandlerAlreadySet',
-  kHandlerTimeout: 'fastify.handlerTimeout'
+  kHandlerTimeout: 'fastify.handlerTimeout',
+  kTimeoutTimer: 'fastify.request.timeoutTimer',
+  kOnAbort: 'fastify.request.onAbort'
 }
 
 const symbols: Record<string, symbol> = {}
@@ -128,6 +130,9 @@ define(replyProto, 'kReplyIsRunningOnErrorHook', function () { return this.runni
 define(RequestBase.prototype, 'kRequestPayloadStream', function () { return this.raw })
 // Fastify 4.29 keeps the route context under kRouteContext on both request and reply
 define(RequestBase.prototype, 'kRouteContext', function () { return this.routeContext })
+// Fastify 5's handler timeout: the timer and the close listener of a route with `handlerTimeout` (null once answered)
+define(RequestBase.prototype, 'kTimeoutTimer', function () { return this.handlerTimer })
+define(RequestBase.prototype, 'kOnAbort', function () { return this.onAbort })
 define(replyProto, 'kRouteContext', function () { return this.routeContext })
 define(instanceProto, 'kGenReqId', function () { return this.genReqId })
 define(instanceProto, 'kChildLoggerFactory', function () { return this.childLoggerFactory })
