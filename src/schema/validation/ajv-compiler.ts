@@ -63,6 +63,36 @@ export interface DefaultValidatorCompiler extends ValidatorCompiler {
 
 const pool = new Map<string, DefaultValidatorCompiler>()
 
+/**
+ * Every Ajv instance compiles the JSON Schema meta-schema into a validator the first time it checks
+ * a schema against it (~20–30 ms of CPU, more than compiling a route schema). The default compiler
+ * makes one instance per set of shared schemas, so an application whose plugins add schemas pays
+ * that once per plugin. Instead, the first instance built with given options checks schemas for
+ * every later one with the same options: same meta-schema, same options and formats, so the same
+ * verdict and the same error ("schema is invalid: ..."), thrown at the same point of Ajv's compile
+ * or addSchema. Not shared (each instance checks for itself) when anything can make two such
+ * instances differ in their meta-schemas: `ajv.plugins`, the options below, or a schema naming its
+ * own `$schema` (a shared schema may be a meta-schema).
+ */
+const metaCheckers = new Map<string, Ajv>()
+const OWN_META_OPTIONS = ['validateSchema', 'meta', 'defaultMeta', 'schemas', 'keywords', 'formats', 'logger']
+
+function shareMetaSchemaChecks (ajv: Ajv, options: AjvFactoryOptions): void {
+  const custom = options.customOptions ?? {}
+  if (custom === null || typeof custom !== 'object' || (options.plugins ?? []).length > 0 || OWN_META_OPTIONS.some((name) => name in custom)) return
+  const key = configurationKey(custom)
+  if (key === undefined) return
+  const checker = metaCheckers.get(key)
+  if (checker === undefined) { metaCheckers.set(key, ajv); return }
+  const own = ajv.validateSchema.bind(ajv)
+  ajv.validateSchema = function validateSchema (schema, throwOrLogError) {
+    if (schema !== null && typeof schema === 'object' && '$schema' in schema) return own(schema, throwOrLogError)
+    const valid = checker.validateSchema(schema, throwOrLogError)
+    ajv.errors = checker.errors
+    return valid
+  }
+}
+
 function pluginName (entry: unknown): string {
   const fn = Array.isArray(entry) ? entry[0] : entry
   return typeof fn === 'function' ? fn.name : ''
@@ -109,6 +139,9 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
   const getAjv = (): Ajv => {
     if (instance !== undefined) return instance
     const ajv = buildAjv(options, cache !== undefined || aot?.recording === true)
+
+    const ajv = buildAjv(options, cache !== undefined)
+    shareMetaSchemaChecks(ajv, options)
     for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema)
     instance = ajv
     return ajv
@@ -196,4 +229,5 @@ export function createDefaultValidatorCompiler (
 /** Test helper: forget pooled compilers. */
 export function clearValidatorCompilerPool (): void {
   pool.clear()
+  metaCheckers.clear()
 }
