@@ -139,8 +139,6 @@ function createCompiler (sharedSchemas: Record<string, Record<string, unknown>>,
   const getAjv = (): Ajv => {
     if (instance !== undefined) return instance
     const ajv = buildAjv(options, cache !== undefined || aot?.recording === true)
-
-    const ajv = buildAjv(options, cache !== undefined)
     shareMetaSchemaChecks(ajv, options)
     for (const schema of Object.values(sharedSchemas)) ajv.addSchema(schema)
     instance = ajv
