@@ -1,11 +1,12 @@
 // Runs @fastify/otel's own test suite (its npm tarball's test/ files, unchanged) against trellis and
 // against the real fastify@4.29.1, side by side, as the plugin's own `test:v4` script runs it against
-// Fastify 4: `node --test` over test/*.test.{js,mjs}, with `require('fastify')` (and FASTIFY_VERSION)
-// resolving to the target. Nothing it downloads is committed: the tarball and its test dependencies
-// (the ranges of its own devDependencies) go to the gitignored conformance/.work/fastify-otel/.
+// Fastify 4 (and its `test` script against Fastify 5: trellis/v5 and the real fastify@5.12.8, the
+// `fastify` devDependency): `node --test` over test/*.test.{js,mjs}, with `require('fastify')` (and
+// FASTIFY_VERSION) resolving to the target. Nothing it downloads is committed: the tarball and its test
+// dependencies (the ranges of its own devDependencies) go to the gitignored conformance/.work/fastify-otel/.
 //
-//   node scripts/fastify-otel-suite.mjs            both targets (trellis needs `npm run build`)
-//   node scripts/fastify-otel-suite.mjs trellis    one target (trellis | fastify)
+//   node scripts/fastify-otel-suite.mjs            the four targets (trellis needs `npm run build`)
+//   node scripts/fastify-otel-suite.mjs trellis    one target (trellis | fastify | trellis-v5 | fastify5)
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -43,13 +44,19 @@ function fetchSuite () {
   writeFileSync(join(pkgDir, 'node_modules', '.installed'), VERSION)
 }
 
+const TARGETS = {
+  trellis: { label: 'trellis', path: () => join(root, 'dist', 'entry', 'index.cjs') },
+  fastify: { label: 'fastify@4.29.1', path: () => join(pkgDir, 'node_modules', 'fastify429', 'fastify.js') },
+  'trellis-v5': { label: 'trellis/v5', path: () => join(root, 'dist', 'entry', 'v5.cjs') },
+  fastify5: { label: 'fastify@5.12.8', path: () => join(root, 'node_modules', 'fastify', 'fastify.js') }
+}
+
 function targetPath (name) {
-  if (name === 'trellis') {
-    const entry = join(root, 'dist', 'entry', 'index.cjs')
-    if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` first')
-    return entry
-  }
-  return join(pkgDir, 'node_modules', 'fastify429', 'fastify.js')
+  const target = TARGETS[name]
+  if (target === undefined) throw new Error(`unknown target ${name}: one of ${Object.keys(TARGETS).join(', ')}`)
+  const entry = target.path()
+  if (!existsSync(entry)) throw new Error(`${entry} is missing${name.startsWith('trellis') ? ': run `npm run build` first' : ''}`)
+  return entry
 }
 
 /** Runs the suite on one target; returns { pass, fail, output }. */
@@ -81,12 +88,12 @@ Module._resolveFilename = function (request, ...rest) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const targets = process.argv.length > 2 ? process.argv.slice(2) : ['trellis', 'fastify']
+  const targets = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(TARGETS)
   const rows = []
   for (const name of targets) {
     const r = runSuite(name)
     if (r.fail > 0 || process.env.VERBOSE === '1') console.log(r.output.split('\n').filter((l) => /^\s*not ok|^# (tests|pass|fail)/.test(l)).join('\n'))
-    rows.push(`| ${name === 'trellis' ? 'trellis' : 'fastify@4.29.1'} | ${r.tests} | ${r.pass} | ${r.fail} |`)
+    rows.push(`| ${TARGETS[name].label} | ${r.tests} | ${r.pass} | ${r.fail} |`)
   }
   console.log(`@fastify/otel@${VERSION} test suite (node --test test/*.test.{js,mjs})\n\n| target | tests | pass | fail |\n|---|---|---|---|\n${rows.join('\n')}`)
 }

@@ -1,4 +1,6 @@
-// Runs every test file (test/**/*.test.ts) with node's own test runner, TypeScript loaded by tsx.
+// Runs every test file (test/**/*.test.ts) with node's own test runner, TypeScript loaded by tsx, then
+// the files of test/ecosystem/ among them a second time on the Fastify 5 line (ECOSYSTEM_LINE=5:
+// trellis/v5 and the plugins' Fastify-5 majors, test/ecosystem/target.ts).
 // Usage: node scripts/run-tests.mjs [--coverage] [--exclude=path-filter ...] [path-filter ...]
 //   --exclude   leaves out the files whose path contains it (repeatable)
 //   --coverage  the same run under c8 (settings and floor in .c8rc.json): V8 coverage of every process
@@ -9,6 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const root = new URL('..', import.meta.url).pathname
 function collect (dir, out) {
@@ -22,23 +25,40 @@ function collect (dir, out) {
 const argv = process.argv.slice(2)
 const coverage = argv.includes('--coverage')
 const excludes = argv.filter((a) => a.startsWith('--exclude=')).map((a) => a.slice('--exclude='.length))
-const filters = argv.filter((a) => a !== '--coverage' && !a.startsWith('--exclude='))
+const filters = argv.filter((a) => a !== '--coverage' && a !== '--passes' && !a.startsWith('--exclude='))
 const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .filter((f) => !excludes.some((x) => f.includes(x)))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
+const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=60000']
+// ECOSYSTEM_LINE set by the caller (npm run test:ecosystem-on-fastify) picks one line: no second pass
+const ecosystemV5 = process.env.ECOSYSTEM_LINE === undefined ? files.filter((f) => f.startsWith('test/ecosystem/')) : []
+
+/** The passes, one after the other (under c8 when --coverage: it sees every process they start). */
+function runPasses () {
+  let status = 0
+  const main = spawnSync(process.execPath, [...testArgs, ...files], { stdio: 'inherit', cwd: root })
+  status ||= main.status ?? 1
+  if (ecosystemV5.length > 0) {
+    console.log(`# test/ecosystem on the Fastify 5 line (ECOSYSTEM_LINE=5): ${ecosystemV5.length} files`)
+    const v5 = spawnSync(process.execPath, [...testArgs, ...ecosystemV5], { stdio: 'inherit', cwd: root, env: { ...process.env, ECOSYSTEM_LINE: '5' } })
+    status ||= v5.status ?? 1
+  }
+  return status
+}
+if (argv.includes('--passes')) process.exit(runPasses())
 // test/package/ installs the package as `npm pack` makes it from HEAD: pack it once, before the test
 // files start (each file has its own time limit), for them to share (test/package/packed.ts)
 if (files.some((f) => f.startsWith('test/package/'))) {
   spawnSync(process.execPath, ['--import', 'tsx', join('test', 'package', 'packed.ts')], { stdio: 'inherit', cwd: root })
 }
-let args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=60000', ...files]
+let status
 if (coverage) {
   const c8 = createRequire(import.meta.url).resolve('c8/bin/c8.js')
-  args = [c8, ...(filters.length > 0 ? ['--no-check-coverage'] : []), process.execPath, ...args]
-}
-const result = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root })
-if (coverage && result.status === 0) {
+  const args = [c8, ...(filters.length > 0 ? ['--no-check-coverage'] : []), process.execPath, fileURLToPath(import.meta.url), '--passes', ...excludes.map((x) => `--exclude=${x}`), ...filters]
+  status = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root }).status ?? 1
+} else status = runPasses()
+if (coverage && status === 0) {
   // c8 passes its floor when it measured nothing (0 of 0 lines): a run that mapped no src/ file fails
   const summary = JSON.parse(readFileSync(join(root, 'coverage', 'coverage-summary.json'), 'utf8'))
   if (!(summary.total.lines.total > 0)) {
@@ -46,4 +66,4 @@ if (coverage && result.status === 0) {
     process.exit(1)
   }
 }
-process.exit(result.status ?? 1)
+process.exit(status)

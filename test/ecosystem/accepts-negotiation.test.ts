@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 test('content negotiation from the Accept headers', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/accepts'), { decorateReply: true })
+  await app.register(plugin('@fastify/accepts'), { decorateReply: true })
   app.get('/', async (req: any, reply: any) => {
     const accept = req.accepts()
     const type = accept.type(['json', 'html'])

@@ -5,18 +5,18 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 const basic = (u: string, p: string): string => 'Basic ' + Buffer.from(`${u}:${p}`).toString('base64')
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/basic-auth'), {
+  await app.register(plugin('@fastify/basic-auth'), {
     authenticate: { realm: 'shop' },
     validate: async (user: string, pass: string) => { if (user !== 'ann' || pass !== 'pw') throw new Error('bad credentials') }
   })
-  await app.register(require('@fastify/auth'))
+  await app.register(plugin('@fastify/auth'))
   app.decorate('hasKey', async (req: any) => { if (req.headers['x-key'] !== 'k') throw new Error('no key') })
   app.get('/basic', { onRequest: app.basicAuth }, async () => ({ ok: 'basic' }))
   app.get('/either', { onRequest: app.auth([app.hasKey, app.basicAuth]) }, async () => ({ ok: 'either' }))

@@ -7,11 +7,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  const autoload = require('@fastify/autoload')
+  const autoload = plugin('@fastify/autoload')
   const base = join(__dirname, 'fixtures', 'autoload')
   await app.register(autoload, { dir: join(base, 'plugins'), options: { label: 'from options' } })
   await app.register(autoload, { dir: join(base, 'routes'), autoHooks: true, ignorePattern: /\.helper\.js$/ })

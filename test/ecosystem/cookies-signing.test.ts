@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin, byLine } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/cookie'), { secret: 'a-secret-with-enough-length', parseOptions: { path: '/' } })
+  await app.register(plugin('@fastify/cookie'), { secret: 'a-secret-with-enough-length', parseOptions: { path: '/' } })
   app.get('/set', async (_req: any, reply: any) => {
     reply.setCookie('session', 'abc', { signed: true, httpOnly: true, sameSite: 'lax' })
     reply.setCookie('theme', 'dark', { maxAge: 60 })
@@ -31,7 +31,8 @@ test('setCookie writes a signed, httpOnly cookie and a plain one; both round-tri
   const setCookie = res.headers['set-cookie'] as string[]
   assert.equal(setCookie.length, 2)
   assert.match(setCookie[0], /^session=abc\.[A-Za-z0-9+/%_-]+; Path=\/; HttpOnly; SameSite=Lax$/)
-  assert.match(setCookie[1], /^theme=dark; Max-Age=60; Path=\/$/)
+  // @fastify/cookie 11 makes `sameSite: 'lax'` the default of every cookie it sets
+  assert.match(setCookie[1], byLine(/^theme=dark; Max-Age=60; Path=\/$/, /^theme=dark; Max-Age=60; Path=\/; SameSite=Lax$/))
   const session = res.cookies.find((c: any) => c.name === 'session').value
   const back = await app.inject({ url: '/read', cookies: { session, theme: 'dark' } })
   assert.deepEqual(back.json(), {
@@ -52,7 +53,11 @@ test('a tampered signed cookie is reported invalid', async () => {
 test('clearCookie expires the cookie', async () => {
   const app = await build()
   const res = await app.inject({ url: '/clear' })
-  assert.match(String(res.headers['set-cookie']), /^theme=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT$/)
+  // @fastify/cookie 11's clearCookie also sends Max-Age=0, and its default SameSite=Lax
+  assert.match(String(res.headers['set-cookie']), byLine(
+    /^theme=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT$/,
+    /^theme=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax$/
+  ))
   await app.close()
 })
 

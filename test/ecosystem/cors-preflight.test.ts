@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/cors'), {
+  await app.register(plugin('@fastify/cors'), {
     origin: (origin: string | undefined, cb: (err: Error | null, allow: boolean) => void) => cb(null, origin === 'https://a.example'),
     credentials: true,
     allowedHeaders: ['content-type', 'x-token'],
@@ -78,7 +78,7 @@ test('over a real socket: preflight then the cross-origin POST with a JSON body'
 
 test('strictPreflight: an OPTIONS without Origin or request method is a 400', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/cors'), { origin: true, strictPreflight: true })
+  await app.register(plugin('@fastify/cors'), { origin: true, strictPreflight: true })
   app.get('/x', async () => ({ x: 1 }))
   await app.ready()
   const bad = await app.inject({ method: 'OPTIONS', url: '/x', headers: { origin: 'https://b.example' } })

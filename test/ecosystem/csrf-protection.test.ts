@@ -5,15 +5,15 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (viaSession: boolean): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/cookie'))
-  if (viaSession) await app.register(require('@fastify/session'), { secret: 'a-secret-of-at-least-thirty-two-characters!', cookie: { secure: false } })
-  await app.register(require('@fastify/formbody'))
-  await app.register(require('@fastify/csrf-protection'), viaSession ? { sessionPlugin: '@fastify/session' } : {})
+  await app.register(plugin('@fastify/cookie'))
+  if (viaSession) await app.register(plugin('@fastify/session'), { secret: 'a-secret-of-at-least-thirty-two-characters!', cookie: { secure: false } })
+  await app.register(plugin('@fastify/formbody'))
+  await app.register(plugin('@fastify/csrf-protection'), viaSession ? { sessionPlugin: '@fastify/session' } : {})
   app.get('/form', async (_req: any, reply: any) => ({ token: await reply.generateCsrf() }))
   app.post('/transfer', { onRequest: app.csrfProtection }, async () => ({ done: true }))
   // a token in a form field needs the parsed body: the check runs as a preHandler there

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 const schema = {
   type: 'object',
@@ -15,7 +15,7 @@ const schema = {
 
 test('app.config holds the validated, coerced values', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/env'), { schema, data: { DB_URL: 'postgres://x', DEBUG: 'true' } })
+  await app.register(plugin('@fastify/env'), { schema, data: { DB_URL: 'postgres://x', DEBUG: 'true' } })
   await app.ready()
   assert.deepEqual(app.config, { DB_URL: 'postgres://x', PORT: 3000, DEBUG: true })
   await app.close()
@@ -23,6 +23,6 @@ test('app.config holds the validated, coerced values', async () => {
 
 test('a missing required variable fails ready() with the validation message', async () => {
   const app: any = trellis()
-  app.register(require('@fastify/env'), { schema, data: { PORT: '80' } })
+  app.register(plugin('@fastify/env'), { schema, data: { PORT: '80' } })
   await assert.rejects(app.ready(), /must have required property 'DB_URL'/)
 })

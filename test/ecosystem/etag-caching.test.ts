@@ -5,19 +5,19 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function etagApp (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/etag'))
+  await app.register(plugin('@fastify/etag'))
   app.get('/data', async (req: any) => ({ v: req.query.v ?? 'a' }))
   return app
 }
 
 async function cachingApp (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/caching'), { privacy: 'private', expiresIn: 300 })
+  await app.register(plugin('@fastify/caching'), { privacy: 'private', expiresIn: 300 })
   app.get('/c', async (_req: any, reply: any) => { reply.etag('v1'); return { cached: true } })
   return app
 }

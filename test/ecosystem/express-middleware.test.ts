@@ -5,15 +5,15 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin, pluginPath } from './target'
 import { listen, request } from '../helpers'
 
 // express is @fastify/express's own dependency
-const express = require(require.resolve('express', { paths: [require.resolve('@fastify/express')] }))
+const express = require(require.resolve('express', { paths: [pluginPath('@fastify/express')] }))
 
 test('an Express router and middleware in front of trellis routes (real socket)', async (t) => {
   const app: any = trellis()
-  await app.register(require('@fastify/express'))
+  await app.register(plugin('@fastify/express'))
   const router = express.Router()
   router.use((req: any, res: any, next: () => void) => { res.setHeader('x-express', 'yes'); req.viaExpress = true; next() })
   router.get('/legacy/:id', (req: any, res: any) => { res.status(201).json({ legacy: req.params.id }) })

@@ -4,12 +4,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/formbody'), { bodyLimit: 100 })
+  await app.register(plugin('@fastify/formbody'), { bodyLimit: 100 })
   app.post('/f', async (req: any) => req.body)
   app.post('/typed', { schema: { body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } }, async (req: any) => req.body)
   return app

@@ -5,13 +5,13 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/cookie'))
-  await app.register(require('@fastify/jwt'), { secret: 'a-long-enough-test-secret', cookie: { cookieName: 'token', signed: false } })
+  await app.register(plugin('@fastify/cookie'))
+  await app.register(plugin('@fastify/jwt'), { secret: 'a-long-enough-test-secret', cookie: { cookieName: 'token', signed: false } })
   app.decorate('authenticate', async (req: any) => { await req.jwtVerify() })
   app.post('/login', async (req: any, reply: any) => {
     const token = await reply.jwtSign({ sub: req.body.user }, { expiresIn: '1h' })

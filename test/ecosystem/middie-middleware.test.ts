@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/middie'))
+  await app.register(plugin('@fastify/middie'))
   app.use((req: any, res: any, next: () => void) => { res.setHeader('x-first', '1'); req.order = ['first']; next() })
   app.use('/admin', (req: any, res: any, next: () => void) => {
     if (req.headers['x-admin'] !== 'yes') { res.statusCode = 403; res.end('forbidden'); return }

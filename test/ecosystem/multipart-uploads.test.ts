@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen } from '../helpers'
 
 async function build (opts: Record<string, unknown> = {}): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/multipart'), { limits: { fileSize: 1024 }, ...opts })
+  await app.register(plugin('@fastify/multipart'), { limits: { fileSize: 1024 }, ...opts })
   return app
 }
 

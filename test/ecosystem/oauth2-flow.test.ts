@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 let provider: http.Server
 let providerUrl = ''
@@ -37,7 +37,7 @@ after(async () => { await new Promise((resolve) => provider.close(resolve)) })
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/oauth2'), {
+  await app.register(plugin('@fastify/oauth2'), {
     name: 'demo',
     scope: ['read'],
     credentials: { client: { id: 'cid', secret: 'csecret' }, auth: { authorizeHost: providerUrl, authorizePath: '/oauth/authorize', tokenHost: providerUrl, tokenPath: '/oauth/token' } },

@@ -9,23 +9,23 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { join } from 'node:path'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/helmet'), { contentSecurityPolicy: false })
-  await app.register(require('@fastify/cors'), { origin: 'https://a.example' })
-  await app.register(require('@fastify/compress'), { threshold: 0 })
-  await app.register(require('@fastify/sensible'))
-  await app.register(require('@fastify/jwt'), { secret: 'a-long-enough-test-secret' })
-  await app.register(require('@fastify/swagger'), { openapi: { info: { title: 'stack', version: '1' } } })
-  await app.register(require('@fastify/rate-limit'), {
+  await app.register(plugin('@fastify/helmet'), { contentSecurityPolicy: false })
+  await app.register(plugin('@fastify/cors'), { origin: 'https://a.example' })
+  await app.register(plugin('@fastify/compress'), { threshold: 0 })
+  await app.register(plugin('@fastify/sensible'))
+  await app.register(plugin('@fastify/jwt'), { secret: 'a-long-enough-test-secret' })
+  await app.register(plugin('@fastify/swagger'), { openapi: { info: { title: 'stack', version: '1' } } })
+  await app.register(plugin('@fastify/rate-limit'), {
     max: 2,
     timeWindow: 60000,
     keyGenerator: (req: any) => { try { return app.jwt.decode(String(req.headers.authorization).slice(7)).sub } catch { return req.ip } }
   })
-  await app.register(require('@fastify/static'), { root: join(__dirname, 'fixtures', 'static'), prefix: '/assets/' })
+  await app.register(plugin('@fastify/static'), { root: join(__dirname, 'fixtures', 'static'), prefix: '/assets/' })
   app.get('/me', { onRequest: async (req: any) => { await req.jwtVerify() } }, async (req: any) => ({ me: req.user.sub }))
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   return app

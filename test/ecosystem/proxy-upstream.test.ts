@@ -8,11 +8,11 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
-import trellis from './target'
+import trellis, { plugin, pluginPath, byLine } from './target'
 import { listen, request } from '../helpers'
 
 // ws is @fastify/websocket's (and http-proxy's) own dependency
-const WebSocket = require(require.resolve('ws', { paths: [require.resolve('@fastify/http-proxy')] }))
+const WebSocket = require(require.resolve('ws', { paths: [pluginPath('@fastify/http-proxy')] }))
 
 let upstream: http.Server
 let upstreamUrl = ''
@@ -37,7 +37,7 @@ after(async () => { wss.close(); await new Promise((resolve) => upstream.close(r
 
 test('http-proxy: GET and POST forwarded under a prefix with rewritePrefix, over a real socket', async (t) => {
   const app: any = trellis()
-  await app.register(require('@fastify/http-proxy'), { upstream: upstreamUrl, prefix: '/api', rewritePrefix: '/v1' })
+  await app.register(plugin('@fastify/http-proxy'), { upstream: upstreamUrl, prefix: '/api', rewritePrefix: '/v1' })
   app.get('/local', async () => ({ local: true }))
   t.after(() => app.close())
   const { port } = await listen(app)
@@ -58,11 +58,12 @@ test('http-proxy: GET and POST forwarded under a prefix with rewritePrefix, over
 
 test('reply.from with rewriteRequestHeaders and onResponse', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/reply-from'), { base: upstreamUrl })
+  await app.register(plugin('@fastify/reply-from'), { base: upstreamUrl })
   app.get('/via', (_req: any, reply: any) => {
     reply.from('/somewhere', {
       rewriteRequestHeaders: (_r: any, headers: Record<string, string>) => ({ ...headers, authorization: 'added' }),
-      onResponse: (_r: any, rep: any, res: any) => { rep.header('x-proxied', '1').send(res) }
+      // @fastify/reply-from 12 passes the upstream response as `{ stream, statusCode, headers }`
+      onResponse: (_r: any, rep: any, res: any) => { rep.header('x-proxied', '1').send(byLine(res, res.stream)) }
     })
   })
   const res = await app.inject({ url: '/via' })
@@ -78,7 +79,7 @@ test('an unreachable upstream is the plugin\'s JSON 500, as on Fastify 4', async
   const deadPort = (closed.address() as net.AddressInfo).port
   await new Promise((resolve) => closed.close(resolve))
   const app: any = trellis()
-  await app.register(require('@fastify/reply-from'), { base: `http://127.0.0.1:${deadPort}` })
+  await app.register(plugin('@fastify/reply-from'), { base: `http://127.0.0.1:${deadPort}` })
   app.get('/x', (_req: any, reply: any) => { reply.from('/x') })
   const res = await app.inject({ url: '/x' })
   assert.equal(res.statusCode, 500)
@@ -89,7 +90,7 @@ test('an unreachable upstream is the plugin\'s JSON 500, as on Fastify 4', async
 
 test('http-proxy websocket: messages relayed to the upstream websocket server', async (t) => {
   const app: any = trellis()
-  await app.register(require('@fastify/http-proxy'), { upstream: upstreamUrl, prefix: '/ws', websocket: true })
+  await app.register(plugin('@fastify/http-proxy'), { upstream: upstreamUrl, prefix: '/ws', websocket: true })
   t.after(() => app.close())
   const { port } = await listen(app)
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/chat`)

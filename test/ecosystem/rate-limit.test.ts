@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/rate-limit'), { max: 3, timeWindow: 60000, allowList: ['10.0.0.9'] })
+  await app.register(plugin('@fastify/rate-limit'), { max: 3, timeWindow: 60000, allowList: ['10.0.0.9'] })
   app.get('/a', async () => ({ a: true }))
   app.get('/strict', { config: { rateLimit: { max: 1, timeWindow: 60000 } } }, async () => ({ strict: true }))
   app.get('/free', { config: { rateLimit: false } }, async () => ({ free: true }))
@@ -65,7 +65,7 @@ test('over a real socket the limit applies per client address', async (t) => {
 test('keyGenerator, errorResponseBuilder, onExceeded and the preHandler hook option', async () => {
   const app: any = trellis()
   const exceeded: string[] = []
-  await app.register(require('@fastify/rate-limit'), {
+  await app.register(plugin('@fastify/rate-limit'), {
     max: 1,
     timeWindow: 60000,
     hook: 'preHandler',

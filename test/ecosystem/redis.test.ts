@@ -6,7 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { findBinary, freePort } from '../production/helpers'
 import { startRedis, type RedisServer } from '../production/redis'
 
@@ -21,8 +21,8 @@ describe('@fastify/redis against a real redis-server', { skip }, () => {
   test('routes use the shared and a namespaced client; close() quits both', async () => {
     const app: any = trellis()
     const url = `redis://127.0.0.1:${server?.port ?? 0}`
-    await app.register(require('@fastify/redis'), { url })
-    await app.register(require('@fastify/redis'), { url, namespace: 'cache', keyPrefix: 'c:' })
+    await app.register(plugin('@fastify/redis'), { url })
+    await app.register(plugin('@fastify/redis'), { url, namespace: 'cache', keyPrefix: 'c:' })
     app.put('/kv/:k', async (req: any) => { await app.redis.set(req.params.k, req.body.v); return { ok: true } })
     app.get('/kv/:k', async (req: any) => ({ v: await app.redis.get(req.params.k) }))
     app.post('/count', async () => ({ n: await app.redis.cache.incr('hits') }))

@@ -5,14 +5,14 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen } from '../helpers'
 
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  const { fastifyRequestContext, requestContext } = require('@fastify/request-context')
+  const { fastifyRequestContext, requestContext } = plugin('@fastify/request-context')
   await app.register(fastifyRequestContext, { defaultStoreValues: (req: any) => ({ path: req.url }) })
   app.addHook('onRequest', async (req: any) => { req.requestContext.set('user', req.headers['x-user']) })
   app.addHook('preHandler', async (req: any) => { req.requestContext.set('seenInPreHandler', requestContext.get('user')) })

@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 test('a valid payload is sent; an invalid one becomes a 500 with the validation message', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/response-validation'))
+  await app.register(plugin('@fastify/response-validation'))
   app.get('/item', {
     schema: { response: { '2xx': { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string' } } } } }
   }, async (req: any) => req.query.bad ? { name: 'no id' } : { id: 1, name: 'ok' })

@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 test('a scheduled job runs, and close() stops it', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/schedule'))
+  await app.register(plugin('@fastify/schedule'))
   const { SimpleIntervalJob, AsyncTask } = require(require.resolve('toad-scheduler'))
   let runs = 0
   let resolveTwice: () => void = () => {}

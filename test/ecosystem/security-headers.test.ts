@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin, byLine } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/helmet'), { enableCSPNonces: true, global: true })
+  await app.register(plugin('@fastify/helmet'), { enableCSPNonces: true, global: true })
   app.get('/page', async (_req: any, reply: any) => ({ nonce: reply.cspNonce }))
   app.get('/bare', { helmet: false }, async () => ({ bare: true }))
   app.get('/boom', async () => { throw new Error('boom') })
@@ -20,7 +20,8 @@ async function build (): Promise<any> {
 function assertHelmetDefaults (headers: Record<string, unknown>): void {
   assert.equal(headers['x-frame-options'], 'SAMEORIGIN')
   assert.equal(headers['x-content-type-options'], 'nosniff')
-  assert.equal(headers['strict-transport-security'], 'max-age=15552000; includeSubDomains')
+  // @fastify/helmet 13 (helmet 8) raised the default HSTS max-age from 180 days to 365
+  assert.equal(headers['strict-transport-security'], byLine('max-age=15552000; includeSubDomains', 'max-age=31536000; includeSubDomains'))
   assert.equal(headers['cross-origin-opener-policy'], 'same-origin')
   assert.equal(headers['referrer-policy'], 'no-referrer')
   assert.equal(headers['x-powered-by'], undefined)
@@ -70,7 +71,7 @@ test('over a real socket', async (t) => {
 
 test('a route-level helmet object overrides the global options for that route only', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/helmet'))
+  await app.register(plugin('@fastify/helmet'))
   app.get('/framed', { helmet: { frameguard: { action: 'deny' }, contentSecurityPolicy: false } }, async () => ({ ok: true }))
   app.get('/plain', async () => ({ ok: true }))
   const framed = await app.inject({ url: '/framed' })

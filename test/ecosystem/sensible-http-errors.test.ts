@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/sensible'))
+  await app.register(plugin('@fastify/sensible'))
   app.get('/thrown', async () => { throw app.httpErrors.notFound('no such item') })
   app.get('/reply', (_req: any, reply: any) => { reply.badRequest('bad input') })
   app.get('/teapot', async (_req: any, reply: any) => reply.imateapot())

@@ -7,7 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!'
@@ -20,8 +20,8 @@ function cookieOf (setCookie: string[] | undefined, name: string): string {
 
 test('@fastify/session: data kept across requests, regenerate gives a new id, destroy forgets', async (t) => {
   const app: any = trellis()
-  await app.register(require('@fastify/cookie'))
-  await app.register(require('@fastify/session'), { secret: SECRET, cookie: { secure: false }, saveUninitialized: false })
+  await app.register(plugin('@fastify/cookie'))
+  await app.register(plugin('@fastify/session'), { secret: SECRET, cookie: { secure: false }, saveUninitialized: false })
   app.post('/login', async (req: any) => { req.session.set('user', req.body.user); return { id: req.session.sessionId } })
   app.get('/me', async (req: any) => ({ user: req.session.get('user') ?? null, id: req.session.sessionId }))
   app.post('/rotate', async (req: any) => { await req.session.regenerate(['user']); return { id: req.session.sessionId } })
@@ -48,8 +48,8 @@ test('@fastify/session: data kept across requests, regenerate gives a new id, de
 
 test('@fastify/secure-session and @fastify/flash: encrypted cookie round-trip, tampering ignored, flash shown once', async (t) => {
   const app: any = trellis()
-  await app.register(require('@fastify/secure-session'), { key: randomBytes(32), cookie: { path: '/', httpOnly: true } }) // a raw key: deriving one from secret+salt costs ~1.5 s of password hashing
-  await app.register(require('@fastify/flash'))
+  await app.register(plugin('@fastify/secure-session'), { key: randomBytes(32), cookie: { path: '/', httpOnly: true } }) // a raw key: deriving one from secret+salt costs ~1.5 s of password hashing
+  await app.register(plugin('@fastify/flash'))
   app.post('/put', async (req: any) => { req.session.set('cart', req.body); req.flash('info', 'saved'); return { ok: true } })
   app.get('/get', async (req: any, reply: any) => ({ cart: req.session.get('cart') ?? null, flash: reply.flash('info') }))
   t.after(() => app.close())

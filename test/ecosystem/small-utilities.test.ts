@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 
 test('@fastify/routes lists every route with its options, encapsulated prefixes included', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/routes'))
+  await app.register(plugin('@fastify/routes'))
   app.get('/a', { config: { tag: 'x' } }, async () => 'a')
   await app.register(async (child: any) => { child.post('/b', async () => 'b') }, { prefix: '/child' })
   await app.ready()
@@ -24,7 +24,7 @@ test('@fastify/routes lists every route with its options, encapsulated prefixes 
 
 test('@fastify/url-data parses the request URL', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/url-data'))
+  await app.register(plugin('@fastify/url-data'))
   app.get('/p/:x', async (req: any) => {
     const u = req.urlData()
     return { path: u.path, query: u.query, host: u.host, port: u.port, only: req.urlData('path') }
@@ -36,7 +36,7 @@ test('@fastify/url-data parses the request URL', async () => {
 
 test('@fastify/circuit-breaker opens on failures and half-opens after resetTimeout', async () => {
   const app: any = trellis()
-  await app.register(require('@fastify/circuit-breaker'), { threshold: 2, timeout: 1000, resetTimeout: 100 })
+  await app.register(plugin('@fastify/circuit-breaker'), { threshold: 2, timeout: 1000, resetTimeout: 100 })
   app.register(async (scope: any) => {
     scope.get('/flaky', { preHandler: scope.circuitBreaker() }, async (req: any) => {
       if (req.query.fail === '1') throw new Error('kaboom')

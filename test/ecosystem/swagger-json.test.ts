@@ -6,15 +6,15 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/swagger'), {
+  await app.register(plugin('@fastify/swagger'), {
     openapi: { info: { title: 'shop', version: '1.2.3' } }
   })
-  await app.register(require('@fastify/swagger-ui'), { routePrefix: '/docs' })
+  await app.register(plugin('@fastify/swagger-ui'), { routePrefix: '/docs' })
   app.addSchema({ $id: 'Item', type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } })
   app.get('/items/:id', {
     schema: {

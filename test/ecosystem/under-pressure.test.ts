@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 async function build (healthy: { value: boolean }, extra: Record<string, unknown> = {}): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/under-pressure'), {
+  await app.register(plugin('@fastify/under-pressure'), {
     healthCheck: async () => healthy.value,
     exposeStatusRoute: '/status',
     retryAfter: 7,

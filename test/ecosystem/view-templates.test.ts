@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import trellis from './target'
+import trellis, { plugin } from './target'
 import { listen, request } from '../helpers'
 
 // mustache partials are passed per render call
@@ -14,7 +14,7 @@ const partials = { partials: { item: 'item.mustache' } }
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/view'), {
+  await app.register(plugin('@fastify/view'), {
     engine: { mustache: require('mustache') },
     root: join(__dirname, 'fixtures', 'views'),
     viewExt: 'mustache',

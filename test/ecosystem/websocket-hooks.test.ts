@@ -7,14 +7,14 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import trellis from './target'
+import trellis, { plugin, pluginPath } from './target'
 import { listen } from '../helpers'
 
-const WebSocket = require(require.resolve('ws', { paths: [require.resolve('@fastify/websocket')] }))
+const WebSocket = require(require.resolve('ws', { paths: [pluginPath('@fastify/websocket')] }))
 
 async function build (): Promise<any> {
   const app: any = trellis()
-  await app.register(require('@fastify/websocket'), {
+  await app.register(plugin('@fastify/websocket'), {
     errorHandler: (err: Error, socket: any) => { socket.send(`error: ${err.message}`); socket.close() }
   })
   app.decorateRequest('who', null)
