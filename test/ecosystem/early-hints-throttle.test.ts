@@ -13,18 +13,12 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { Readable } from 'node:stream'
-import trellis, { plugin, line, onFastify } from './target'
+import trellis, { plugin, line } from './target'
 import { listen, rawRequest } from '../helpers'
-
-// trellis/v5 has no `reply.writeEarlyHints` yet: Fastify 5.12's built-in method is another piece of
-// work (its conformance file test/reply-early-hints.test.js); this skip goes when it lands
-const noBuiltinEarlyHints = line === 5 && !onFastify
-  ? 'trellis/v5 has no built-in reply.writeEarlyHints yet (Fastify 5\'s replacement of @fastify/early-hints)'
-  : false
 
 test(line === 4
   ? '@fastify/early-hints: a 103 with the Link headers, then the 200 on the same socket'
-  : 'reply.writeEarlyHints (Fastify 5\'s built-in early hints): a 103 with the Link headers, then the 200', { skip: noBuiltinEarlyHints }, async (t) => {
+  : 'reply.writeEarlyHints (Fastify 5\'s built-in early hints): a 103 with the Link headers, then the 200', async (t) => {
   const app: any = trellis()
   if (line === 4) await app.register(plugin('@fastify/early-hints'))
   app.get('/', async (_req: any, reply: any) => {

@@ -86,6 +86,8 @@ export interface FastifyReply<
   serializeInput(input: { [key: string]: unknown }, schema: { [key: string]: unknown }, httpStatus?: string, contentType?: string): string
   serializeInput(input: { [key: string]: unknown }, httpStatus: string, contentType?: string): unknown
   then(fulfilled: () => void, rejected: (err: Error) => void): void
+  /** Sends a 103 Early Hints response with these headers before the final one. */
+  writeEarlyHints(hints: Record<string, string | string[]>, callback?: () => void): void
   /** A trailer, computed when the payload has been sent: `done(err, value)` or a promise. */
   trailer: (key: string, fn:
     | ((reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null) => Promise<string>)
