@@ -42,6 +42,8 @@ export function handleError (reply: ReplyBase, error: unknown, onSend: (reply: R
   const handler = reply.nextErrorHandler ?? reply.routeContext.errorHandler
   reply.nextErrorHandler = handler.parent ?? false
   delete reply.headersStore['content-length']
+  // Fastify 5 (and 4.29) drop the content type too, so the error's payload gets its own; 4.3 kept it
+  if (reply.routeContext.env.line === 5) delete reply.headersStore['content-type']
   if (handler.fn === null) {
     reply.nextErrorHandler = false
     fallbackErrorHandler(err, reply, (payload) => { onSend(reply, payload) })

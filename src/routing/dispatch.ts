@@ -62,7 +62,7 @@ export class Dispatcher implements RequestEnv {
     // with logging off (the default logger), request lines and per-request child loggers cost nothing
     this.quietRequests = options.disableRequestLogging || this.silentLog
     this.requestIdLogLabel = options.requestIdLogLabel
-    this.trustProxy = compileTrust(options.trustProxy)
+    this.trustProxy = compileTrust(options.trustProxy, options.line)
     this.bodyLimit = options.bodyLimit
     this.line = options.line
     this.methods = new HttpMethods(options.line)
