@@ -31,7 +31,8 @@ export function createApp (input: object | undefined, line: FastifyLine): Trelli
     bodyLimit: resolved.bodyLimit,
     onProtoPoisoning: resolved.onProtoPoisoning,
     onConstructorPoisoning: resolved.onConstructorPoisoning,
-    jsonDepthLimit: resolved.jsonDepthLimit
+    jsonDepthLimit: resolved.jsonDepthLimit,
+    line
   })
   const context = new PluginContext(app, null, instance, 'root', '', parsers, rootErrorHandler, log)
   app.rootContext = context

@@ -12,7 +12,7 @@ const messages = (lines: Array<Record<string, any>>): string[] => lines.map((l) 
 
 for (const [name, mod] of targets) {
   const factory = mod.default ?? mod
-  const { LogController } = mod
+  const LogController: new (options?: object) => any = mod.LogController
 
   test(`${name}: a LogController subclass writes the request lines, with its own id label`, async () => {
     const { stream, lines } = logCollector()
