@@ -139,8 +139,13 @@ export class Dispatcher implements RequestEnv {
       return
     }
     const url = req.url ?? '/'
-    const entry = findNotFoundEntry(this.notFoundRoutes, url)
     const q = url.indexOf('?')
+    // Fastify 5 decodes the path of a request no route takes too: a malformed one is a bad URL (400)
+    if (this.line === 5 && url.includes('%')) {
+      // the URL is named with its query, as Fastify's 404 router names it
+      if (!decodes(q === -1 ? url : url.slice(0, q))) { (this.options.router.onBadUrl ?? ((p: string, rq: IncomingMessage, rs: ServerResponse) => { this.badUrl(p, rq, rs) }))(url, req, res); return }
+    }
+    const entry = findNotFoundEntry(this.notFoundRoutes, url)
     // an application's querystring parser still sees every request
     const query = q === -1 ? {} : (this.options.querystringParser ?? parseQuery)(url.slice(q + 1))
     // a traced request takes the full path: its request and reply are published
@@ -189,6 +194,15 @@ export class Dispatcher implements RequestEnv {
     const reply = new route.Reply(res, request, log)
     if (!this.quietRequests) this.logController.incomingRequest(request, reply)
     return { request, reply }
+  }
+}
+
+function decodes (path: string): boolean {
+  try {
+    decodeURI(path)
+    return true
+  } catch {
+    return false
   }
 }
 
