@@ -151,6 +151,12 @@ function routerHooksOfV5 (opts: TrellisOptions): V5RouterHooks {
   }
 }
 
+function requestIdHeaderOfV5 (given: unknown): unknown {
+  if (given === true) return 'request-id'
+  if (given === '') return false
+  return given
+}
+
 /** Fastify 5's `logController`: an instance of LogController, when given. */
 function logControllerOfV5 (given: unknown): LogController | undefined {
   if (given === undefined || given === null || given === false) return undefined
@@ -169,7 +175,8 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
   if (ajv.plugins !== undefined && !Array.isArray(ajv.plugins)) throw new errorCodes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR(typeof ajv.plugins)
   const bucket = (opts.schemaController as { bucket?: unknown } | undefined)?.bucket
   if (bucket !== undefined && bucket !== null && bucket !== false && typeof bucket !== 'function') throw new errorCodes.FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN(typeof bucket)
-  const requestIdHeader = opts.requestIdHeader
+  // Fastify 5 also takes true ('request-id') and '' (none)
+  const requestIdHeader = line === 5 ? requestIdHeaderOfV5(opts.requestIdHeader as unknown) : opts.requestIdHeader
   if (requestIdHeader !== undefined && requestIdHeader !== false && typeof requestIdHeader !== 'string') invalid('"requestIdHeader" must be a string or false')
   const logger = line === 5 ? loggerOfV5(opts) : opts.logger
   if (logger !== undefined && logger !== null && typeof logger !== 'boolean' && typeof logger !== 'object') invalid('"logger" must be a boolean or an object')

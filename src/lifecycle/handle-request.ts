@@ -36,7 +36,8 @@ export function handleRequest (route: RouteContext, req: IncomingMessage, res: S
  */
 function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string, trace: RequestTrace | null): void {
   const env = route.env
-  const opts: Record<string, unknown> = { level: route.logLevel }
+  // Fastify 5 passes a level only when the route sets one (pino would take an undefined one as '')
+  const opts: Record<string, unknown> = env.line === 5 && route.logLevel === undefined ? {} : { level: route.logLevel }
   if (route.logSerializers !== undefined) opts.serializers = route.logSerializers
   let log: any
   let failure: unknown = null
