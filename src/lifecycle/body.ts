@@ -157,8 +157,13 @@ export function parseBody (
       return
     }
     finished = true
-    if (err != null) resource.runInAsyncScope(done, null, err)
-    else resource.runInAsyncScope(done, null, null, body)
+    try {
+      if (err != null) resource.runInAsyncScope(done, null, err)
+      else resource.runInAsyncScope(done, null, null, body)
+    } finally {
+      // the parser's resource ends with its callback (async_hooks' destroy), as in Fastify
+      resource.emitDestroy()
+    }
   }
 
   const contentType = headerValue(request.headers, 'content-type')
