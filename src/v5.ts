@@ -23,3 +23,5 @@ const trellis = function trellis (input?: object) { return createApp(input, 5) }
 export { trellis, trellis as fastify }
 export default trellis
 export { errorCodesV5 as errorCodes, errorCodesV5 as codes }
+/** Fastify 5's `LogController`: subclass it and pass an instance as the `logController` option. */
+export { LogController } from './server/log-controller'

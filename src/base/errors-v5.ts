@@ -20,6 +20,9 @@ export const errorCodesAddedInV5 = {
   FST_ERR_ROUTE_MISSING_CONTENT_TYPE: E('FST_ERR_ROUTE_MISSING_CONTENT_TYPE', "Method '%s' must provide a 'Content-Type' header.", 400),
   FST_ERR_ROUTE_MISSING_CONTENT: E('FST_ERR_ROUTE_MISSING_CONTENT', "Method '%s' must provide a request body.", 400),
   FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER: E('FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', 'The %s plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.', 500, TypeError),
+  FST_ERR_CTP_INVALID_JSON_BODY: E('FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'", 400),
+  // changed in Fastify 5: the message no longer names the type
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: E('FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Unsupported Media Type', 415),
   FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED: E('FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', "The dependency '%s' of plugin '%s' is not registered")
 } as const
 

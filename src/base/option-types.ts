@@ -50,7 +50,10 @@ export interface TrellisOptions {
   forceCloseConnections?: boolean | 'idle'
   onProtoPoisoning?: PoisoningAction
   onConstructorPoisoning?: PoisoningAction
-  disableRequestLogging?: boolean
+  /** Fastify 5 also takes a function of the request. */
+  disableRequestLogging?: boolean | ((request: any) => boolean)
+  /** Fastify 5: an instance of `LogController` (or a subclass) writing the request log lines. */
+  logController?: object
   constraints?: Record<string, unknown>
   querystringParser?: (query: string) => Record<string, unknown>
   serializerOpts?: Record<string, unknown>
@@ -115,7 +118,9 @@ export interface ResolvedOptions {
   forceCloseConnections: boolean | 'idle'
   onProtoPoisoning: PoisoningAction
   onConstructorPoisoning: PoisoningAction
-  disableRequestLogging: boolean
+  disableRequestLogging: boolean | ((request: any) => boolean)
+  /** The `logController` option (Fastify 5), checked; undefined: one built from the options. */
+  logController: object | undefined
   constraints: Record<string, unknown> | undefined
   querystringParser: TrellisOptions['querystringParser']
   serializerOpts: Record<string, unknown>

@@ -14,6 +14,8 @@ export const v5Warnings = {
   FSTSEC003: createWarning('FastifySecurity', 'FSTSEC003', 'The headers schema for %s: %s uses a $ref (%s) inside propertyNames that is not case-normalized. Header names held in the referenced schema keep their original case and will not match the lowercased request headers, so a case-insensitive deny-list or allow-list on header names may not apply. Inline the propertyNames constraint instead of referencing it with a $ref.', true),
   TRLBRG001: createWarning('TrellisWarning', 'TRLBRG001', "Plugin '%s' declares fastify '%s': it runs in this Fastify 5 application through trellis's Fastify 4 bridge (docs/compatibility.md)", true),
   TRLBRG002: createWarning('TrellisWarning', 'TRLBRG002', '%s is Fastify 4 only: answered by the Fastify 4 bridge for %s', true),
+  FSTDEP023: createWarning('FastifyDeprecation', 'FSTDEP023', 'disableRequestLogging option is deprecated. Use the logController option with disableRequestLogging or isLogDisabled override instead. The disableRequestLogging top-level option will be removed in `fastify@6`.', true),
+  FSTDEP024: createWarning('FastifyDeprecation', 'FSTDEP024', 'requestIdLogLabel option is deprecated. Use the logController option with requestIdLogLabel instead. The requestIdLogLabel top-level option will be removed in `fastify@6`.', true),
   FSTDEP025: createWarning('FastifyDeprecation', 'FSTDEP025', 'Calling addHttpMethod for existing method "%s" without { overrideExisting: true } is deprecated. In Fastify v6, this will throw an error.', true)
 }
 

@@ -7,6 +7,7 @@
  * `buildNotFoundRoutes` builds the 404 route of each prefix.
  */
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { emitDeprecation } from '../base/warnings'
 import { requestHookNames, type AnyHook, type RequestHookName, type RequestHooks } from '../lifecycle/hooks'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
@@ -122,6 +123,15 @@ export function addRoute (context: PluginContext, input: RouteOptions): void {
   }
 }
 
+/** Fastify 5: a route's `logLevel` must be a level of the application's logger (when it lists them). */
+function checkLogLevel (opts: RouteOptions, log: unknown): void {
+  const level = opts.logLevel as unknown
+  if (level === undefined || level === null || level === '') return
+  const values = (log as { levels?: { values?: Record<string, number> } }).levels?.values
+  if (values === undefined || values === null) return
+  if (typeof level !== 'string' || values[level] === undefined) throw new errorCodesAddedInV5.FST_ERR_ROUTE_LOG_LEVEL_INVALID(String(opts.method), String(opts.url), String(level))
+}
+
 function register (context: PluginContext, opts: RouteOptions, path: string, prefix: string, prefixing: boolean, autoHead = false): void {
   const app = context.app
   const url = prefix + path
@@ -130,6 +140,7 @@ function register (context: PluginContext, opts: RouteOptions, path: string, pre
   ;(opts as Record<string, unknown>).routePath = path
   ;(opts as Record<string, unknown>).prefix = prefix
   opts.logLevel = opts.logLevel ?? context.logLevel
+  if (app.options.line === 5) checkLogLevel(opts, app.log)
   if (context.logSerializers !== undefined || opts.logSerializers !== undefined) opts.logSerializers = { ...context.logSerializers, ...opts.logSerializers }
   if (opts.attachValidation === undefined || opts.attachValidation === null) opts.attachValidation = false
   // the automatic HEAD route starts from the options as they were before onRoute hooks changed them (Fastify 4.29)

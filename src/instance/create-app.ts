@@ -31,10 +31,14 @@ export function createApp (input: object | undefined, line: FastifyLine): Trelli
     bodyLimit: resolved.bodyLimit,
     onProtoPoisoning: resolved.onProtoPoisoning,
     onConstructorPoisoning: resolved.onConstructorPoisoning,
-    jsonDepthLimit: resolved.jsonDepthLimit
+    jsonDepthLimit: resolved.jsonDepthLimit,
+    line
   })
   const context = new PluginContext(app, null, instance, 'root', '', parsers, rootErrorHandler, log)
   app.rootContext = context
+  // Fastify 5's childLoggerFactory option: the root context's factory, as setChildLoggerFactory sets it
+  const childLoggerFactory = (resolved.input as { childLoggerFactory?: unknown }).childLoggerFactory
+  if (line === 5 && typeof childLoggerFactory === 'function') context.ownChildLoggerFactory = childLoggerFactory as never
   if (resolved.schemaErrorFormatter !== undefined) context.schemaErrorFormatter = resolved.schemaErrorFormatter.bind(instance)
   if (resolved.schemaController !== undefined) {
     const controller = resolved.schemaController as { bucket?: SchemaBucketFactory }

@@ -365,7 +365,7 @@ export class TrellisInstance {
   }
 
   getDefaultJsonParser (onProtoPoisoning: 'error' | 'remove' | 'ignore', onConstructorPoisoning: 'error' | 'remove' | 'ignore'): ContentTypeParserFn {
-    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning, ctx(this).app.options.jsonDepthLimit)
+    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning, ctx(this).app.options.jsonDepthLimit, ctx(this).app.options.line)
   }
 
   get defaultTextParser (): ContentTypeParserFn { return defaultTextParser }

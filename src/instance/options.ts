@@ -15,6 +15,7 @@ import { emitV5Warning } from '../base/warnings-v5'
 import type { FastifyLine } from '../base/version'
 import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { missingLoggerMethods } from '../server/logger'
+import { LogController } from '../server/log-controller'
 
 function invalid (message: string): never {
   throw new errorCodes.FST_ERR_INIT_OPTS_INVALID(message)
@@ -151,6 +152,19 @@ function routerHooksOfV5 (opts: TrellisOptions): V5RouterHooks {
   }
 }
 
+function requestIdHeaderOfV5 (given: unknown): unknown {
+  if (given === true) return 'request-id'
+  if (given === '') return false
+  return given
+}
+
+/** Fastify 5's `logController`: an instance of LogController, when given. */
+function logControllerOfV5 (given: unknown): LogController | undefined {
+  if (given === undefined || given === null || given === false) return undefined
+  if (given instanceof LogController) return given
+  throw new errorCodesAddedInV5.FST_ERR_LOG_INVALID_LOG_CONTROLLER(typeof given)
+}
+
 export function resolveOptions (input: unknown, line: FastifyLine = 4): ResolvedOptions {
   if (input !== undefined && input !== null && typeof input !== 'object') {
     throw new errorCodes.FST_ERR_OPTIONS_NOT_OBJ()
@@ -162,7 +176,8 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
   if (ajv.plugins !== undefined && !Array.isArray(ajv.plugins)) throw new errorCodes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR(typeof ajv.plugins)
   const bucket = (opts.schemaController as { bucket?: unknown } | undefined)?.bucket
   if (bucket !== undefined && bucket !== null && bucket !== false && typeof bucket !== 'function') throw new errorCodes.FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN(typeof bucket)
-  const requestIdHeader = opts.requestIdHeader
+  // Fastify 5 also takes true ('request-id') and '' (none)
+  const requestIdHeader = line === 5 ? requestIdHeaderOfV5(opts.requestIdHeader as unknown) : opts.requestIdHeader
   if (requestIdHeader !== undefined && requestIdHeader !== false && typeof requestIdHeader !== 'string') invalid('"requestIdHeader" must be a string or false')
   const logger = line === 5 ? loggerOfV5(opts) : opts.logger
   if (logger !== undefined && logger !== null && typeof logger !== 'boolean' && typeof logger !== 'object') invalid('"logger" must be a boolean or an object')
@@ -172,6 +187,11 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
   if (forceClose !== undefined && typeof forceClose !== 'boolean' && forceClose !== 'idle') invalid('"forceCloseConnections" must be a boolean or "idle"')
   if (opts.http !== undefined && opts.http !== null && Object.prototype.toString.call(opts.http) !== '[object Object]') invalid('"http" must be an object')
   const requestTimeout = integer(opts, 'requestTimeout', DEFAULT_REQUEST_TIMEOUT)
+  if (line === 5) {
+    // Fastify 5.12: both move to the logController option
+    if (opts.requestIdLogLabel !== undefined) emitV5Warning('FSTDEP024')
+    if (opts.disableRequestLogging !== undefined) emitV5Warning('FSTDEP023')
+  }
   return {
     line,
     logger: logger as TrellisOptions['logger'],
@@ -203,7 +223,8 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     forceCloseConnections: forceClose ?? 'idle',
     onProtoPoisoning: oneOf(opts, 'onProtoPoisoning', POISONING, 'error'),
     onConstructorPoisoning: oneOf(opts, 'onConstructorPoisoning', POISONING, 'error'),
-    disableRequestLogging: boolean(opts, 'disableRequestLogging', false),
+    disableRequestLogging: line === 5 && typeof opts.disableRequestLogging === 'function' ? opts.disableRequestLogging : boolean(opts, 'disableRequestLogging', false),
+    logController: line === 5 ? logControllerOfV5(opts.logController) : undefined,
     constraints: withVersioning(opts.constraints, versioning(opts.versioning)),
     querystringParser: querystringParser(opts.querystringParser),
     serializerOpts: (opts.serializerOpts ?? {}),

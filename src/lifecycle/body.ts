@@ -10,6 +10,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Readable } from 'node:stream'
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { isPositiveLimit, type ContentTypeParsers, type ResolvedParser } from './content-type-parsers'
 
 const {
@@ -156,8 +157,13 @@ export function parseBody (
       return
     }
     finished = true
-    if (err != null) resource.runInAsyncScope(done, null, err)
-    else resource.runInAsyncScope(done, null, null, body)
+    try {
+      if (err != null) resource.runInAsyncScope(done, null, err)
+      else resource.runInAsyncScope(done, null, null, body)
+    } finally {
+      // the parser's resource ends with its callback (async_hooks' destroy), as in Fastify
+      resource.emitDestroy()
+    }
   }
 
   const contentType = headerValue(request.headers, 'content-type')
@@ -169,7 +175,7 @@ export function parseBody (
     return
   }
   if (parser === undefined) {
-    finish(new FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
+    finish(parsers.line === 5 ? new errorCodesAddedInV5.FST_ERR_CTP_INVALID_MEDIA_TYPE() : new FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
     return
   }
 

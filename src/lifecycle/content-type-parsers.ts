@@ -8,8 +8,10 @@
  */
 import secureJson from 'secure-json-parse'
 import { errorCodes } from '../base/errors'
+import { errorCodesAddedInV5 } from '../base/errors-v5'
 import { parseMediaType, type MediaType } from '../base/media-type'
 import { DEFAULT_JSON_DEPTH_LIMIT, jsonDepthExceeds } from './json-depth'
+import type { FastifyLine } from '../base/version'
 
 const {
   FST_ERR_CTP_INVALID_TYPE,
@@ -53,6 +55,11 @@ interface ContentTypeParsersOptions {
   onConstructorPoisoning: PoisoningAction
   /** deepest nesting the default JSON parser accepts (0: no limit); default 128 */
   jsonDepthLimit?: number
+  /**
+   * The Fastify line (default 4). Fastify 5 refuses a string that is not a media type, and
+   * hasContentTypeParser() of something neither a string nor a RegExp, with FST_ERR_CTP_INVALID_TYPE.
+   */
+  line?: FastifyLine
 }
 
 /** What {@link ContentTypeParsers.lookup} returns: one registered parser and its settings. */
@@ -81,8 +88,10 @@ type DoneFn = (err: Error | null, body?: unknown) => void
  *   `SyntaxError` from the parser with `statusCode = 400` set on it (exactly what 4.3 does, so
  *   `err instanceof SyntaxError` checks keep working).
  * - nested deeper than `depthLimit` (trellis's `jsonDepthLimit`) → `FST_ERR_CTP_JSON_TOO_DEEP` (400)
+ * - Fastify 5 (`line` 5): invalid or poisoned JSON is `FST_ERR_CTP_INVALID_JSON_BODY` (400) instead
+ *   of the parser's SyntaxError
  */
-export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error', depthLimit = DEFAULT_JSON_DEPTH_LIMIT): (request: unknown, body: string | Buffer, done: DoneFn) => void {
+export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error', depthLimit = DEFAULT_JSON_DEPTH_LIMIT, line: FastifyLine = 4): (request: unknown, body: string | Buffer, done: DoneFn) => void {
   return function defaultJsonParser (_request: unknown, body: string | Buffer, done: DoneFn): void {
     if (body == null || body.length === 0) {
       done(new FST_ERR_CTP_EMPTY_JSON_BODY(), undefined)
@@ -106,6 +115,7 @@ export function getDefaultJsonParser (onProtoPoisoning: PoisoningAction = 'error
         done(new FST_ERR_CTP_JSON_TOO_DEEP(depthLimit), undefined)
         return
       }
+      if (line === 5) { done(new errorCodesAddedInV5.FST_ERR_CTP_INVALID_JSON_BODY(), undefined); return }
       const e = (err instanceof Error ? err : new SyntaxError(String(err))) as Error & { statusCode?: number }
       e.statusCode = 400
       done(e, undefined)
@@ -194,6 +204,7 @@ export class ContentTypeParsers {
   readonly bodyLimit: number
   readonly onProtoPoisoning: PoisoningAction
   readonly onConstructorPoisoning: PoisoningAction
+  readonly line: FastifyLine
 
   /** string registrations, most recently added first */
   private strings: Entry[]
@@ -211,6 +222,7 @@ export class ContentTypeParsers {
     this.bodyLimit = options.bodyLimit
     this.onProtoPoisoning = options.onProtoPoisoning
     this.onConstructorPoisoning = options.onConstructorPoisoning
+    this.line = options.line ?? 4
     if (from !== undefined) {
       this.defaultJsonParser = from.defaultJsonParser
       this.strings = from.strings.slice()
@@ -218,7 +230,7 @@ export class ContentTypeParsers {
       this.catchAll = from.catchAll
       return
     }
-    this.defaultJsonParser = getDefaultJsonParser(options.onProtoPoisoning, options.onConstructorPoisoning, options.jsonDepthLimit)
+    this.defaultJsonParser = getDefaultJsonParser(options.onProtoPoisoning, options.onConstructorPoisoning, options.jsonDepthLimit, this.line)
     this.strings = []
     this.regexps = []
     this.catchAll = undefined
@@ -261,8 +273,10 @@ export class ContentTypeParsers {
     const key = keyOf(contentType)
     const existing = this.find(key)
     if (existing !== undefined && !existing.isDefault && key !== '*') {
-      throw new FST_ERR_CTP_ALREADY_PRESENT(String(contentType))
+      // Fastify 5 names the type as it keys it (trimmed, lowercased)
+      throw new FST_ERR_CTP_ALREADY_PRESENT(isString && this.line === 5 ? contentType.trim().toLowerCase() : String(contentType))
     }
+    if (isString && this.line === 5 && key.startsWith('raw:') && key !== 'raw:*') throw new FST_ERR_CTP_INVALID_TYPE()
     if (opts.parseAs !== undefined && opts.parseAs !== 'string' && opts.parseAs !== 'buffer') {
       throw new FST_ERR_CTP_INVALID_PARSE_TYPE(opts.parseAs)
     }
@@ -286,7 +300,10 @@ export class ContentTypeParsers {
    * `has('image/png')` is false even when `/^image\//` is registered.
    */
   has (contentType: string | RegExp): boolean {
-    if (typeof contentType !== 'string' && !(contentType instanceof RegExp)) return false
+    if (typeof contentType !== 'string' && !(contentType instanceof RegExp)) {
+      if (this.line === 5) throw new FST_ERR_CTP_INVALID_TYPE()
+      return false
+    }
     return this.find(keyOf(contentType)) !== undefined
   }
 
@@ -294,13 +311,15 @@ export class ContentTypeParsers {
    * Removes the parsers for these types (Fastify's `removeContentTypeParser`); unknown types are
    * ignored. Throws `FST_ERR_CTP_INVALID_TYPE` for an element that is neither string nor RegExp.
    */
-  remove (contentType: string | RegExp | Array<string | RegExp>): void {
+  remove (contentType: string | RegExp | Array<string | RegExp>): boolean {
     const list = Array.isArray(contentType) ? contentType : [contentType]
+    let removed = false
     for (const ct of list) {
       if (typeof ct !== 'string' && !(ct instanceof RegExp)) throw new FST_ERR_CTP_INVALID_TYPE()
-      this.removeKey(keyOf(ct))
+      if (this.removeKey(keyOf(ct))) removed = true
     }
     this.cache.clear()
+    return removed
   }
 
   /** Removes every parser, the defaults and the catch-all included (Fastify's `removeAllContentTypeParsers`). */
@@ -314,7 +333,7 @@ export class ContentTypeParsers {
   /** A registry for a child context: starts as a copy of this one, then evolves independently. */
   child (): ContentTypeParsers {
     return new ContentTypeParsers(
-      { bodyLimit: this.bodyLimit, onProtoPoisoning: this.onProtoPoisoning, onConstructorPoisoning: this.onConstructorPoisoning },
+      { bodyLimit: this.bodyLimit, onProtoPoisoning: this.onProtoPoisoning, onConstructorPoisoning: this.onConstructorPoisoning, line: this.line },
       this
     )
   }
@@ -369,6 +388,11 @@ export class ContentTypeParsers {
    * cached), else {@link lookup}.
    */
   getParser (contentType: string): ResolvedParser | undefined {
+    if (this.line === 5 && typeof contentType === 'string') {
+      // Fastify 5 looks every type up, cached under its canonical text (`text/html; charset="utf-8"`)
+      const media = parseMediaType(contentType)
+      return this.lookup(media === null ? contentType : canonicalText(media))
+    }
     if (typeof contentType === 'string') {
       for (const e of this.strings) if (e.contentType === contentType) return e
     }
@@ -386,12 +410,20 @@ export class ContentTypeParsers {
     return e !== undefined && !e.isDefault
   }
 
-  /** Fastify's `customParsers`: registrations by type as given (RegExps by their source text, the catch-all under `''`). */
-  get customParsers (): Record<string, ResolvedParser> {
-    const out: Record<string, ResolvedParser> = {}
-    for (const e of this.strings) out[e.contentType as string] = e
-    for (const e of this.regexps) out[String(e.contentType)] = e
-    if (this.catchAll !== undefined) out[''] = this.catchAll
+  /**
+   * Fastify's `customParsers`: registrations by type as given (RegExps by their source text, the
+   * catch-all under `''`), as a Map (Fastify 4.29 and 5) whose entries are also its own properties
+   * (Fastify 4.3's plain object).
+   */
+  get customParsers (): Map<string, ResolvedParser> & Record<string, ResolvedParser> {
+    const out = new Map<string, ResolvedParser>() as Map<string, ResolvedParser> & Record<string, ResolvedParser>
+    const put = (key: string, e: ResolvedParser): void => {
+      out.set(key, e)
+      Object.defineProperty(out, key, { value: e, enumerable: true, configurable: true })
+    }
+    for (const e of this.strings) put(e.contentType as string, e)
+    for (const e of this.regexps) put(String(e.contentType), e)
+    if (this.catchAll !== undefined) put('', this.catchAll)
     return out
   }
 
@@ -449,14 +481,26 @@ export class ContentTypeParsers {
     return undefined
   }
 
-  private removeKey (key: string): void {
+  /** Removes the registration with this key; true if there was one. */
+  private removeKey (key: string): boolean {
     if (key === '*') {
+      const had = this.catchAll !== undefined
       this.catchAll = undefined
-      return
+      return had
     }
-    if (key.startsWith('re:')) this.regexps = this.regexps.filter(e => e.key !== key)
-    else this.strings = this.strings.filter(e => e.key !== key)
+    const before = key.startsWith('re:') ? this.regexps : this.strings
+    const after = before.filter(e => e.key !== key)
+    if (key.startsWith('re:')) this.regexps = after
+    else this.strings = after
+    return after.length !== before.length
   }
+}
+
+/** `type/subtype; name="value"`: one spelling of a media type (Fastify 5's ContentType#toString). */
+function canonicalText (media: MediaType): string {
+  let text = media.essence
+  for (const name in media.parameters) text += '; ' + name + '="' + media.parameters[name].replace(/["\\]/g, '\\$&') + '"'
+  return text
 }
 
 function testRegExp (re: RegExp, value: string): boolean {

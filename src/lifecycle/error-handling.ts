@@ -31,7 +31,7 @@ export function handleError (reply: ReplyBase, error: unknown, onSend: (reply: R
       try {
         res.writeHead(res.statusCode, reply.headersStore as Record<string, string>)
       } catch (writeErr) {
-        reply.log.warn({ err: writeErr }, (writeErr as Error).message)
+        reply.routeContext.env.logController.writeHeadError(writeErr, reply.request, reply)
         // the application's headers are unusable: keep only what describes the JSON body
         if (!res.headersSent) res.writeHead(res.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(payload)) })
       }
@@ -42,6 +42,8 @@ export function handleError (reply: ReplyBase, error: unknown, onSend: (reply: R
   const handler = reply.nextErrorHandler ?? reply.routeContext.errorHandler
   reply.nextErrorHandler = handler.parent ?? false
   delete reply.headersStore['content-length']
+  // Fastify 5 (and 4.29) drop the content type too, so the error's payload gets its own; 4.3 kept it
+  if (reply.routeContext.env.line === 5) delete reply.headersStore['content-type']
   if (handler.fn === null) {
     reply.nextErrorHandler = false
     fallbackErrorHandler(err, reply, (payload) => { onSend(reply, payload) })
@@ -92,10 +94,7 @@ function defaultErrorHandler (this: unknown, error: any, request: any, reply: Re
     reply.code(statusCode >= 400 && statusCode <= 599 ? statusCode : 500)
   }
   // disableRequestLogging also silences the default handler's error lines (Fastify 4.29; 4.3 logged them)
-  if (!reply.routeContext.env.disableRequestLogging) {
-    if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error?.message)
-    else reply.log.error({ req: request, res: reply, err: error }, error?.message)
-  }
+  reply.routeContext.env.logController.defaultErrorLog(error, request, reply)
   reply.send(error)
 }
 
@@ -127,7 +126,7 @@ function fallbackErrorHandler (error: any, reply: ReplyBase, done: (payload: str
         statusCode: { value: statusCode }
       }))
   } catch (serializationError) {
-    if (!reply.routeContext.env.disableRequestLogging) reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
+    reply.routeContext.env.logController.serializerError(serializationError, reply.request, reply, { statusCode })
     reply.raw.statusCode = 500
     // Fastify 4.29: FST_ERR_FAILED_ERROR_SERIALIZATION naming both errors (4.3 sent the serializer's error as a 500)
     const failed = new errorCodes.FST_ERR_FAILED_ERROR_SERIALIZATION((serializationError as Error)?.message, error?.message)

@@ -36,7 +36,8 @@ export function handleRequest (route: RouteContext, req: IncomingMessage, res: S
  */
 function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, id: string, trace: RequestTrace | null): void {
   const env = route.env
-  const opts: Record<string, unknown> = { level: route.logLevel }
+  // Fastify 5 passes a level only when the route sets one (pino would take an undefined one as '')
+  const opts: Record<string, unknown> = env.line === 5 && route.logLevel === undefined ? {} : { level: route.logLevel }
   if (route.logSerializers !== undefined) opts.serializers = route.logSerializers
   let log: any
   let failure: unknown = null
@@ -62,7 +63,7 @@ function factoryLoggedStart (route: RouteContext, request: RequestBase, reply: R
 /** Runs a request through a route context (also used for 404 routes and callNotFound). */
 function startRequest (route: RouteContext, request: RequestBase, reply: ReplyBase): void {
   watchResponse(reply)
-  if (!route.env.quietRequests) request.log.info({ req: request }, 'incoming request')
+  if (!route.env.quietRequests) route.env.logController.incomingRequest(request, reply)
   if (route.hooks.onTimeout.length > 0) watchTimeout(route, request, reply)
   if (route.hooks.onRequestAbort.length > 0) watchAbort(route, request, reply)
   if (route.handlerTimeout > 0) watchHandlerTimeout(route.handlerTimeout, request, reply)
@@ -343,10 +344,8 @@ function watchResponse (reply: ReplyBase): void {
     const hooks = reply.routeContext.hooks.onResponse
     // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
     const complete = (hookErr: Error | null): void => {
-      if (reply.routeContext.env.quietRequests) return
-      const failure = hookErr ?? err
-      if (failure !== undefined && failure !== null) reply.log.error({ res: reply, err: failure, responseTime: reply.elapsedTime }, 'request errored')
-      else reply.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
+      const env = reply.routeContext.env
+      if (!env.quietRequests) env.logController.requestCompleted(hookErr ?? err, reply.request, reply)
     }
     if (hooks.length === 0) { complete(null); return }
     const trace = reply.trace

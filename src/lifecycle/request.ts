@@ -92,8 +92,10 @@ export class RequestBase {
 
   get ip (): string | undefined {
     const trust = this.routeContext.env.trustProxy
-    if (trust !== null) return clientAddress(this.raw, trust)
-    return this.raw.socket?.remoteAddress
+    const address = this.raw.socket?.remoteAddress
+    // a connection with no address (gone, or not a socket) has no proxy to believe
+    if (trust !== null && address !== undefined && address !== null) return clientAddress(this.raw, trust)
+    return address
   }
 
   get ips (): string[] | undefined {
@@ -133,7 +135,7 @@ export class RequestBase {
   private trustsSocket (): boolean {
     const trust = this.routeContext.env.trustProxy
     const address = this.raw.socket?.remoteAddress
-    return trust !== null && address !== undefined && trust(address, 0)
+    return trust !== null && address !== undefined && address !== null && trust(address, 0)
   }
 
   /** The route's validator of a request part (`'body'`, ...), or the function compiled earlier for a schema object. */

@@ -16,6 +16,7 @@ import type { RouteValidators, SchemaErrorFormatter, ValidatorCompiler, Validato
 import type { ResponseSerializers, SerializerCompiler, SerializerFn } from '../schema/serialization'
 import type { ChildLoggerFactory, Logger } from '../server/logger'
 import type { TrustFn } from '../server/proxy'
+import type { LogController } from '../server/log-controller'
 
 /**
  * What the request path reads of the application as a whole: its logger and logging switches, the
@@ -27,7 +28,9 @@ export interface RequestEnv {
   /** The logger is trellis's silent one: a request logger with no level of its own is the root logger. */
   readonly silentLog: boolean
   /** The `disableRequestLogging` option as given. */
-  readonly disableRequestLogging: boolean
+  readonly disableRequestLogging: boolean | ((request: any) => boolean)
+  /** Writes the request log lines (Fastify 5's `logController`, else one built from the options). */
+  readonly logController: LogController
   /** No 'incoming request' / 'request completed' lines: `disableRequestLogging`, or logging is off. */
   readonly quietRequests: boolean
   /** The key of the request id in request log lines (`requestIdLogLabel`). */

@@ -266,7 +266,5 @@ function sendStream (reply: ReplyBase, payload: Readable, fail: WriteFailure): v
 }
 
 function logStreamError (reply: ReplyBase, err: Error & { code?: string }): void {
-  if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') {
-    if (!reply.routeContext.env.disableRequestLogging) reply.log.info({ res: reply }, 'stream closed prematurely')
-  } else reply.log.warn({ err }, 'response terminated with an error with headers already sent')
+  reply.routeContext.env.logController.streamError(err, reply.request, reply)
 }

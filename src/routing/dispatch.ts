@@ -17,6 +17,7 @@ import { keepConnectionFor } from '../server/listen'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
 import { withPreRouting } from '../server/pre-routing'
 import { compileTrust, type TrustFn } from '../server/proxy'
+import { LogController, LogControllerV4 } from '../server/log-controller'
 import { handleRequest } from '../lifecycle/handle-request'
 import { answerPlainNotFound } from '../lifecycle/plain-not-found'
 import type { RequestBase } from '../lifecycle/request'
@@ -32,7 +33,8 @@ const KNOWN_METHODS = new Set(METHODS)
 export class Dispatcher implements RequestEnv {
   readonly log: Logger
   readonly silentLog: boolean
-  readonly disableRequestLogging: boolean
+  readonly disableRequestLogging: boolean | ((request: any) => boolean)
+  readonly logController: LogController
   readonly quietRequests: boolean
   readonly requestIdLogLabel: string
   readonly trustProxy: TrustFn | null
@@ -55,14 +57,17 @@ export class Dispatcher implements RequestEnv {
   /** The traced request the router is looking up (the lookup is synchronous), else null. */
   private pendingTrace: RequestTrace | null = null
 
-  constructor (private readonly options: ResolvedOptions, log: Logger, owner: unknown) {
+  constructor (private readonly options: ResolvedOptions, log: Logger, private readonly owner: unknown) {
     this.log = log
     this.silentLog = isSilentLogger(log)
     this.disableRequestLogging = options.disableRequestLogging
+    const given = options.logController as LogController | undefined
+    const logOptions = { disableRequestLogging: options.disableRequestLogging, requestIdLogLabel: options.requestIdLogLabel }
+    this.logController = given ?? (options.line === 5 ? new LogController(logOptions) : new LogControllerV4(logOptions))
     // with logging off (the default logger), request lines and per-request child loggers cost nothing
-    this.quietRequests = options.disableRequestLogging || this.silentLog
-    this.requestIdLogLabel = options.requestIdLogLabel
-    this.trustProxy = compileTrust(options.trustProxy)
+    this.quietRequests = this.silentLog || (given === undefined && options.disableRequestLogging === true)
+    this.requestIdLogLabel = this.logController.requestIdLogLabel
+    this.trustProxy = compileTrust(options.trustProxy, options.line)
     this.bodyLimit = options.bodyLimit
     this.line = options.line
     this.methods = new HttpMethods(options.line)
@@ -117,6 +122,7 @@ export class Dispatcher implements RequestEnv {
     keepConnectionFor(res)
     if (!this.options.return503OnClosing) return false
     answerClosing(res)
+    if (!this.silentLog) this.logController.serviceUnavailable(this.log, this.owner)
     return true
   }
 
@@ -133,8 +139,13 @@ export class Dispatcher implements RequestEnv {
       return
     }
     const url = req.url ?? '/'
-    const entry = findNotFoundEntry(this.notFoundRoutes, url)
     const q = url.indexOf('?')
+    // Fastify 5 decodes the path of a request no route takes too: a malformed one is a bad URL (400)
+    if (this.line === 5 && url.includes('%')) {
+      // the URL is named with its query, as Fastify's 404 router names it
+      if (!decodes(q === -1 ? url : url.slice(0, q))) { (this.options.router.onBadUrl ?? ((p: string, rq: IncomingMessage, rs: ServerResponse) => { this.badUrl(p, rq, rs) }))(url, req, res); return }
+    }
+    const entry = findNotFoundEntry(this.notFoundRoutes, url)
     // an application's querystring parser still sees every request
     const query = q === -1 ? {} : (this.options.querystringParser ?? parseQuery)(url.slice(q + 1))
     // a traced request takes the full path: its request and reply are published
@@ -181,8 +192,17 @@ export class Dispatcher implements RequestEnv {
     const log = this.requestLogger(id, undefined)
     const request = new route.Request(id, {}, req, {}, log, route)
     const reply = new route.Reply(res, request, log)
-    if (!this.quietRequests) log.info({ req: request }, 'incoming request')
+    if (!this.quietRequests) this.logController.incomingRequest(request, reply)
     return { request, reply }
+  }
+}
+
+function decodes (path: string): boolean {
+  try {
+    decodeURI(path)
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -11,7 +11,7 @@ import { basicNotFoundPayload } from '../lifecycle/not-found-payload'
 export function basicNotFound (request: { raw: { url?: string; method?: string }; log: { info: (msg: string) => void }; routeContext: RouteContext }, reply: { code: (c: number) => { send: (p: unknown) => unknown } }): void {
   const payload = basicNotFoundPayload(request.raw.method ?? 'GET', request.raw.url ?? '/')
   // not logged with disableRequestLogging (Fastify 4.29)
-  if (!request.routeContext.env.disableRequestLogging) request.log.info(payload.message)
+  request.routeContext.env.logController.routeNotFound(request as any, reply as any)
   reply.code(404).send(payload)
 }
 

@@ -92,3 +92,29 @@ test('over inject, preValidation and the handler see the store entered in onRequ
   assert.deepEqual(answers.map((r: any) => { const { parser: _, ...rest } = r.json(); return rest }), ['a', 'b', 'c'].map((id, i) => ({ preValidation: id, handler: id, body: i })))
   await app.close()
 })
+
+test('the parser\'s async resource is destroyed once its callback has run, success or error', async () => {
+  const { createHook } = await import('node:async_hooks')
+  const created = new Set<number>()
+  const destroyed = new Set<number>()
+  const hook = createHook({
+    init (id, type) { if (type === 'content-type-parser:run') created.add(id) },
+    destroy (id) { if (created.has(id)) destroyed.add(id) }
+  }).enable()
+  try {
+    const app: any = trellis()
+    app.addContentTypeParser('application/x-custom', { parseAs: 'string' }, (_req: any, body: string, done: (err: Error | null, body?: unknown) => void) => {
+      setImmediate(() => { if (body === 'fail') done(new Error('parser failed')); else done(null, body) })
+    })
+    app.post('/', async (req: any) => req.body)
+    const codes = await Promise.all(['a', 'b', 'fail'].map(async (payload) =>
+      (await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/x-custom' }, payload })).statusCode))
+    assert.deepEqual(codes, [200, 200, 500])
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(created.size, 3)
+    assert.deepEqual(destroyed, created)
+    await app.close()
+  } finally {
+    hook.disable()
+  }
+})
