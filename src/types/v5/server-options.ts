@@ -8,6 +8,7 @@ import type * as https from 'node:https'
 import type * as http2 from 'node:http2'
 import type { Socket } from 'node:net'
 import type { ConstraintStrategy, Config as FindMyWayConfig } from 'find-my-way'
+import type { LogController } from '../../server/log-controller'
 import type { FastifyError } from './errors'
 import type { FastifyServerFactory } from '../server-factory'
 import type { ConstructorAction, ProtoAction } from './content-type-parser'
@@ -58,7 +59,10 @@ export type FastifyServerOptions<RawServer extends RawServerBase = RawServerDefa
   /** Milliseconds a handler may take before the request is answered 503 and `request.signal` aborts (0: none). */
   handlerTimeout?: number
   maxParamLength?: number
+  /** @deprecated as in Fastify 5.12 (FSTDEP023): a `logController` with `disableRequestLogging`. */
   disableRequestLogging?: boolean | ((req: FastifyRequest) => boolean)
+  /** Writes the request log lines (incoming, completed, errors, 404, 503 while closing): subclass `LogController`. */
+  logController?: LogController
   exposeHeadRoutes?: boolean
   onProtoPoisoning?: ProtoAction
   onConstructorPoisoning?: ConstructorAction
