@@ -152,7 +152,8 @@ function register (context: PluginContext, opts: RouteOptions, path: string, pre
   }
 
   const constraints = { ...(opts.constraints ?? {}) }
-  if (opts.version !== undefined && opts.version !== null && opts.version !== '') {
+  // Fastify 5 removed the `version` route option: it is ignored (`constraints: { version }` instead)
+  if (app.options.line === 4 && opts.version !== undefined && opts.version !== null && opts.version !== '') {
     emitDeprecation('FSTDEP008')
     constraints.version = opts.version
   }

@@ -225,7 +225,8 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     onConstructorPoisoning: oneOf(opts, 'onConstructorPoisoning', POISONING, 'error'),
     disableRequestLogging: line === 5 && typeof opts.disableRequestLogging === 'function' ? opts.disableRequestLogging : boolean(opts, 'disableRequestLogging', false),
     logController: line === 5 ? logControllerOfV5(opts.logController) : undefined,
-    constraints: withVersioning(opts.constraints, versioning(opts.versioning)),
+    // Fastify 5 removed the `versioning` option: it is ignored, unchecked (a constraint strategy instead)
+    constraints: line === 5 ? opts.constraints : withVersioning(opts.constraints, versioning(opts.versioning)),
     querystringParser: querystringParser(opts.querystringParser),
     serializerOpts: (opts.serializerOpts ?? {}),
     schemaController: opts.schemaController,
@@ -285,7 +286,7 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
   if (given.https !== undefined) config.https = httpsView(given.https)
   if (given.forceCloseConnections !== undefined) config.forceCloseConnections = o.forceCloseConnections
   if (given.constraints !== undefined && given.constraints !== null) config.constraints = clonePlain(given.constraints)
-  if (given.versioning !== undefined && given.versioning !== null) config.versioning = clonePlain(given.versioning)
+  if (o.line === 4 && given.versioning !== undefined && given.versioning !== null) config.versioning = clonePlain(given.versioning)
   return deepFreeze(config)
 }
 
