@@ -178,15 +178,16 @@ function register (context: PluginContext, opts: RouteOptions, path: string, pre
   app.routes.push({ context, options: opts, method: String(opts.method), url: finalUrl, route })
 
   // A GET route also answers HEAD (exposeHeadRoutes), as a route of its own that onRoute hooks
-  // see, unless a HEAD route of the application already answers it (an unconstrained HEAD route
-  // answers requests of any constraint value, as in Fastify 4.3).
+  // see, unless a HEAD route of the application already answers it (Fastify 4.3: an unconstrained
+  // HEAD route answers requests of any constraint value; Fastify 5: only a HEAD route with the same
+  // constraints does).
   const exposeHead = opts.exposeHeadRoute ?? app.options.exposeHeadRoutes
   if (autoHead || opts.method !== 'GET') return
-  const headAnswered = app.router.matches('HEAD', finalUrl, constraints)
+  const headAnswered = app.options.line === 5 ? app.router.has('HEAD', finalUrl, constraints) : app.router.matches('HEAD', finalUrl, constraints)
   if (exposeHead && !headAnswered) {
     const onSend = headBase.onSend === undefined ? [headOnSend] : ([] as unknown[]).concat(headBase.onSend, headOnSend)
     register(context, { ...headBase, method: 'HEAD', onSend, exposeHeadRoute: false }, path, prefix, prefixing, true)
-  } else if (headAnswered && opts.exposeHeadRoute === true) {
+  } else if (headAnswered && opts.exposeHeadRoute === true && app.options.line === 4) {
     // the route asked for a HEAD route that the application's own HEAD route already provides
     emitDeprecation('FSTDEP007')
   }

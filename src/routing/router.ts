@@ -1,6 +1,7 @@
 /**
  * The find-my-way adapter: the only file that knows the router. It also owns the automatic HEAD
- * routes that mirror GET routes (replaced when the application declares its own HEAD route), and a
+ * routes that mirror GET routes (replaced when the application declares its own HEAD route on the
+ * Fastify 4 line; a duplicate on the Fastify 5 line), and a
  * fast path for static routes (./static-routes.ts) that answers the common case without a tree walk.
  */
 import FindMyWay from 'find-my-way'
@@ -15,7 +16,7 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: R
 
 /** The factory options the router reads (their names are find-my-way's). */
 type RouterOptions = Pick<ResolvedOptions, 'ignoreTrailingSlash' | 'ignoreDuplicateSlashes' | 'caseSensitive' |
-'maxParamLength' | 'allowUnsafeRegex' | 'useSemicolonDelimiter' | 'constraints' | 'querystringParser' | 'router'>
+'maxParamLength' | 'allowUnsafeRegex' | 'useSemicolonDelimiter' | 'constraints' | 'querystringParser' | 'router' | 'line'>
 
 /** What answers the requests no route takes. */
 interface RouterMisses {
@@ -79,7 +80,9 @@ export function createRouter (options: RouterOptions, misses: RouterMisses): Rou
         const existing = fmw.hasRoute('HEAD', path, constraints as never)
         if (existing) {
           if (auto) return // the application's own HEAD route wins
-          if (autoHead.has(key)) {
+          // Fastify 5: a HEAD route must come before the GET route that got an automatic one
+          // (find-my-way refuses the second HEAD: FST_ERR_DUPLICATED_ROUTE)
+          if (options.line === 4 && autoHead.has(key)) {
             fmw.off('HEAD', path, constraints as never)
             statics.remove('HEAD', path)
             autoHead.delete(key)
