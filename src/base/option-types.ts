@@ -84,6 +84,8 @@ export interface V5RouterHooks {
   /** Answers a path whose parameter is longer than `maxParamLength` (Fastify 5: 414); undefined: the route does not match. */
   onMaxParamLength?: (path: string, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
   buildPrettyMeta?: (route: unknown) => unknown
+  /** Compile find-my-way's lookup at ready() (`routerOptions.compile`, Fastify 5.x; default false). */
+  compile?: boolean
 }
 
 export interface ResolvedOptions {

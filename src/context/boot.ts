@@ -168,6 +168,8 @@ export function ready (app: AppState): Promise<void> {
       app.dispatcher.notFoundRoutes = buildNotFoundRoutes(app.rootContext)
       // with a build (trellis build), one warning names the schemas it lacked
       collectAotMisses(() => { for (const record of app.routes) buildRoute(record) })
+      // Fastify 5 routerOptions.compile: every route is in; 404 routes are trellis's table, not a router
+      if (app.options.router.compile === true) app.dispatcher.router.compile()
       callReadyWhileLoading(app, null)
       await runOnReady(app)
       app.isReady = true

@@ -143,8 +143,27 @@ function withRouterOptionsOfV5 (opts: TrellisOptions): TrellisOptions {
   return merged
 }
 
+/**
+ * `routerOptions.compile` (Fastify 5.x): a boolean, with Fastify's coercion ('true'/'false', 1/0,
+ * null as false); only in routerOptions (a top-level `compile` is not an option).
+ */
+function compileOfV5 (given: unknown): boolean {
+  if (given === undefined || given === null) return false
+  const raw = (given as Record<string, unknown>).compile
+  if (raw === undefined || raw === null || raw === false || raw === 'false' || raw === 0) return false
+  if (raw === true || raw === 'true' || raw === 1) return true
+  invalid(`"routerOptions.compile" must be boolean, got ${JSON.stringify(raw)}`)
+}
+
+/** The router options Fastify 5 shows in `initialConfig.routerOptions`, with their defaults. */
+const ROUTER_DEFAULTS_SHOWN = ['ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'maxParamLength', 'allowUnsafeRegex', 'useSemicolonDelimiter'] as const
+const ROUTER_DEFAULT_VALUES: Record<typeof ROUTER_DEFAULTS_SHOWN[number], unknown> = {
+  ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, maxParamLength: 100, allowUnsafeRegex: false, useSemicolonDelimiter: false
+}
+
 function routerHooksOfV5 (opts: TrellisOptions): V5RouterHooks {
   return {
+    compile: compileOfV5(opts.routerOptions),
     defaultRoute: fnOrUndefined(opts, 'defaultRoute'),
     onBadUrl: fnOrUndefined(opts, 'onBadUrl'),
     onMaxParamLength: fnOrUndefined(opts, 'onMaxParamLength'),
@@ -281,6 +300,15 @@ export function initialConfig (o: ResolvedOptions): Readonly<Record<string, unkn
   if (o.line === 5) {
     delete config.jsonShorthand
     config.handlerTimeout = o.handlerTimeout
+    // routerOptions only when given: what was given (functions left out), with compile and the defaults
+    const router = given.routerOptions
+    if (router !== undefined && router !== null) {
+      const view: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(router)) if (typeof value !== 'function') view[key] = clonePlain(value)
+      view.compile = o.router.compile === true
+      for (const key of ROUTER_DEFAULTS_SHOWN) view[key] = Object.hasOwn(router, key) ? o[key] : ROUTER_DEFAULT_VALUES[key]
+      config.routerOptions = view
+    }
   }
   if (given.http2 !== undefined && given.http2 !== null) config.http2 = o.http2
   if (given.https !== undefined) config.https = httpsView(given.https)

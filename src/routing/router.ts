@@ -41,6 +41,8 @@ export interface Router {
   addConstraintStrategy(strategy: Record<string, unknown>): void
   /** True for a custom strategy, or a built-in one (version, host) once a route uses it. */
   hasConstraintStrategy(name: string): boolean
+  /** find-my-way's `compile()`: lookup functions generated from the route trees (`routerOptions.compile`). */
+  compile(): void
   /** What answers a request no route matches (by default: the 404 routes). */
   defaultRoute: (req: IncomingMessage, res: ServerResponse) => void
 }
@@ -121,6 +123,9 @@ export function createRouter (options: RouterOptions, misses: RouterMisses): Rou
     },
     hasConstraintStrategy (name) {
       return fmw.hasConstraintStrategy(name)
+    },
+    compile () {
+      fmw.compile()
     },
     // find-my-way reads its `defaultRoute` field at each miss (not in its typings)
     get defaultRoute () { return (fmw as unknown as { defaultRoute: (req: IncomingMessage, res: ServerResponse) => void }).defaultRoute },
