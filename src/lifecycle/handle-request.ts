@@ -115,9 +115,10 @@ function preParsing (request: RequestBase, reply: ReplyBase): void {
 
 function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): void {
   const method = request.raw.method as string
-  // GET and HEAD never have a body parsed: decided without reading headers (node builds req.headers on first read)
-  if (method === 'GET' || method === 'HEAD') { preValidation(request, reply); return }
   const env = reply.routeContext.env
+  // GET and HEAD have no body parsed (unless a Fastify 5 application gave one a body with addHttpMethod):
+  // decided without reading headers (node builds req.headers on first read)
+  if ((method === 'GET' || method === 'HEAD') && env.methods.getAndHeadBodyless) { preValidation(request, reply); return }
   if (env.line === 4) {
     if (!shouldParseBody(method, request.raw.headers)) { preValidation(request, reply); return }
   } else {

@@ -16,6 +16,8 @@ export class HttpMethods {
   /** Methods whose requests have a body parsed when they carry one (Fastify 5's rule); empty for Fastify 4, whose rule is per method (body.ts). */
   readonly bodywith: Set<string>
   private readonly v4: ReadonlySet<string> | null
+  /** Whether GET and HEAD both have no body (always on Fastify 4; on Fastify 5 until addHttpMethod gives one a body): the request path's shortcut. */
+  getAndHeadBodyless = true
 
   constructor (readonly line: FastifyLine) {
     this.v4 = line === 4 ? new Set(V4_METHODS) : null
@@ -37,6 +39,7 @@ export class HttpMethods {
     const existed = this.has(method)
     ;(hasBody ? this.bodywith : this.bodyless).add(method)
     ;(hasBody ? this.bodyless : this.bodywith).delete(method)
+    this.getAndHeadBodyless = this.bodyless.has('GET') && this.bodyless.has('HEAD')
     return existed
   }
 

@@ -54,7 +54,9 @@ export function checkOptions (opts: RouteOptions, methods: string[], path: strin
   for (const method of methods) {
     if (typeof method !== 'string') throw new errorCodes.FST_ERR_ROUTE_METHOD_INVALID()
     if (!supported.has(method)) throw new errorCodes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(method)
-    if ((method === 'GET' || method === 'HEAD') && opts.schema?.body !== undefined) throw new errorCodes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, path)
+    // Fastify 5: the application's methods without a body (addHttpMethod may move one either way)
+    const bodyless = supported.line === 5 ? supported.bodyless.has(method) && Boolean(opts.schema?.body) : (method === 'GET' || method === 'HEAD') && opts.schema?.body !== undefined
+    if (bodyless) throw new errorCodes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, path)
   }
   if (typeof opts.handler !== 'function') {
     if (opts.handler === undefined || opts.handler === null) throw new errorCodes.FST_ERR_ROUTE_MISSING_HANDLER(String(opts.method), path)
