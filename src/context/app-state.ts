@@ -10,6 +10,7 @@ import { Dispatcher } from '../routing/dispatch'
 import type { Router } from '../routing/router'
 import type { PluginContext } from './plugin-context'
 import { PluginNode } from './plugins'
+import { LoadTime } from './load-times'
 import type { RouteRecord } from './route-builder'
 
 export class AppState {
@@ -42,6 +43,7 @@ export class AppState {
     this.rootNode = new PluginNode('root', null, {}, null, owner, 'root')
     this.rootNode.instance = owner
     this.rootNode.started = true
+    this.rootNode.loadTime = new LoadTime('root')
     this.dispatcher = new Dispatcher(options, log, owner)
   }
 

@@ -57,6 +57,8 @@ function drain (app: AppState, node: PluginNode): Promise<void> {
       const child = node.queue.shift() as PluginNode
       if (child.kind === 'after') {
         child.instance = child.owner
+        // avvio's name for an after() callback
+        child.loadTime = node.loadTime?.child('bound _after') ?? null
         app.stack.push(child)
         try {
           err = await callAfter(child.fn as AfterFn, err, child.owner)
@@ -66,6 +68,7 @@ function drain (app: AppState, node: PluginNode): Promise<void> {
         if (err === null) {
           try { await drain(app, child) } catch (e) { err = e as Error }
         }
+        child.loadTime?.end()
         continue
       }
       if (err !== null) continue
@@ -88,6 +91,15 @@ async function loadPlugin (app: AppState, node: PluginNode): Promise<void> {
   const fn = await resolvePluginFunction(node.fn)
   const parentContext = contextOf(node.owner)
   const name = pluginName(fn)
+  node.loadTime = node.parent?.loadTime?.child(name) ?? null
+  try {
+    await loadPluginNamed(app, node, fn, parentContext, name)
+  } finally {
+    node.loadTime?.end()
+  }
+}
+
+async function loadPluginNamed (app: AppState, node: PluginNode, fn: PluginFn, parentContext: PluginContext, name: string): Promise<void> {
   const bridgedRange = checkPluginMeta(fn, parentContext)
   const declared = pluginMeta(fn)?.fastify
   if (typeof declared === 'string' && declared !== '') app.declaredRanges.push({ plugin: pluginMeta(fn)?.name ?? name, range: declared })
@@ -163,6 +175,8 @@ export function ready (app: AppState): Promise<void> {
       } catch (err) {
         callReadyWhileLoading(app, err as Error)
         throw err
+      } finally {
+        app.rootNode.loadTime?.end()
       }
       app.booted = true
       app.dispatcher.notFoundRoutes = buildNotFoundRoutes(app.rootContext)

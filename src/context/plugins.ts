@@ -9,6 +9,7 @@ import { errorCodes } from '../base/errors'
 import { loaderTimeoutError, untilDone } from './with-timeout'
 import { kDisplayName, kPluginMeta, kSkipOverride } from './symbols'
 import { emitWarning } from '../base/warnings'
+import type { LoadTime } from './load-times'
 
 export type PluginFn = (instance: any, opts: any, done: (err?: Error) => void) => unknown
 
@@ -30,6 +31,8 @@ export class PluginNode {
   bridged: string | null = null
   /** The instance the node's function ran with (the parent's for skip-override and after nodes). */
   instance: unknown = null
+  /** How long the node took to load (printPlugins() on the Fastify 5 line); the root's starts with the application. */
+  loadTime: LoadTime | null = null
   constructor (
     readonly kind: 'root' | 'plugin' | 'after',
     readonly fn: PluginFn | AfterFn | null,

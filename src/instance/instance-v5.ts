@@ -13,12 +13,19 @@ import { HttpMethods } from '../lifecycle/http-methods'
 import { readDecorator } from '../lifecycle/instance-fields'
 import { shorthandOptions } from '../routing/route-options'
 import { addRoute } from '../context/route-builder'
+import { printLoadTimes } from '../context/load-times'
 import { TrellisInstance, bindOnRead } from './instance'
 
 function ctx (instance: unknown): PluginContext { return contextOf(instance) }
 
 export class TrellisInstanceV5 extends TrellisInstance {
   get supportedMethods (): string[] { return ctx(this).app.dispatcher.methods.list() }
+
+  /** The plugin tree as Fastify 5 prints it (avvio's time tree): each plugin and after() callback with its load time. */
+  override printPlugins (): string {
+    const root = ctx(this).app.rootNode.loadTime
+    return root === null ? super.printPlugins() : printLoadTimes(root)
+  }
 
   /** Adds a method node knows to the ones routes may use (with a body when `hasBody`), and its shorthand. */
   addHttpMethod (method: string, { hasBody = false, overrideExisting = false }: { hasBody?: boolean, overrideExisting?: boolean } = {}): this {
