@@ -6,11 +6,11 @@
 import cluster from 'node:cluster'
 import { parseStartArgs, UsageError, type StartOptions } from './args'
 import { usage, startUsage, checkUsage, buildUsage } from './help'
-import { build, formatBuild, parseBuildArgs, type BuildArgs } from './build'
-import { check, formatFindings } from './check'
-import { runPrimary } from './primary'
-import { serve, STARTUP_FAILED } from './serve'
+import type { BuildArgs } from './build'
 import { VERSION } from '../base/version'
+
+// Each command's module is loaded when that command runs: `trellis start` loads neither the
+// Fastify 5 checks nor the ahead-of-time compiler, and a worker never loads the primary's code.
 
 function fail (message: string): never {
   process.stderr.write(`trellis: ${message}\n`)
@@ -27,7 +27,8 @@ async function start (argv: string[]): Promise<void> {
   }
   if (opts.help) { process.stdout.write(startUsage()); return }
   if (opts.file === undefined) fail(`missing the application file\n\n${startUsage()}`)
-  if (opts.workers > 1 && cluster.isPrimary) { runPrimary(opts); return }
+  if (opts.workers > 1 && cluster.isPrimary) { (await import('./primary')).runPrimary(opts); return }
+  const { serve, STARTUP_FAILED } = await import('./serve')
   try {
     await serve(opts)
   } catch (err) {
@@ -49,6 +50,7 @@ async function runCheck (argv: string[]): Promise<void> {
     if (file === undefined && !argv.includes('--help') && !argv.includes('-h')) process.exitCode = 1
     return
   }
+  const { check, formatFindings } = await import('./check')
   let found
   try {
     found = await check(file)
@@ -62,6 +64,7 @@ async function runCheck (argv: string[]): Promise<void> {
 }
 
 async function runBuild (argv: string[]): Promise<void> {
+  const { build, formatBuild, parseBuildArgs } = await import('./build')
   let args: BuildArgs
   try {
     args = parseBuildArgs(argv)
@@ -91,7 +94,7 @@ export async function main (argv: string[]): Promise<void> {
     case 'build': return await runBuild(rest)
     case 'version': case '--version': case '-v': process.stdout.write(`${VERSION}\n`); return
     case undefined: case 'help': case '--help': case '-h':
-      process.stdout.write(rest[0] === 'start' ? startUsage() : rest[0] === 'build' ? buildUsage() : usage()); return
+      process.stdout.write(rest[0] === 'start' ? startUsage() : rest[0] === 'build' ? buildUsage() : rest[0] === 'check' ? checkUsage() : usage()); return
     default: fail(`unknown command ${JSON.stringify(command)}\n\n${usage()}`)
   }
 }
