@@ -220,9 +220,11 @@ Module._resolveFilename = function (request, parent, isMain, options) {
     const provided = []
     if (existsSync(libCompat)) {
       for (const name of readdirSync(libCompat)) {
-        if (!name.endsWith('.js') || (suite.libExclude || []).includes(name)) continue
+        // <name>-v5.js is the Fastify 5 flavour of <name>.js: a suite names it in `libFrom`
+        if (!name.endsWith('.js') || name.endsWith('-v5.js') || (suite.libExclude || []).includes(name)) continue
+        const source = (suite.libFrom || {})[name] ?? name
         writeFileSync(join(dir, 'lib', name), "'use strict'\n" +
-          `module.exports = require(${JSON.stringify(relative(join(dir, 'lib'), join(libCompat, name)))})\n`)
+          `module.exports = require(${JSON.stringify(relative(join(dir, 'lib'), join(libCompat, source)))})\n`)
         provided.push(name)
       }
     }

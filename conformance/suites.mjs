@@ -228,6 +228,8 @@ export const SUITES = {
     excludeDirs: ['types', 'bundler', 'internals', 'scripts'],
     // trellis's factory module for this suite: the first that exists (see harness.mjs trellisEntry)
     entries: ['dist/entry/v5.cjs', 'dist/entry/index.cjs'],
+    // lib/errors.js with Fastify 5's messages (src/compat/fastify-lib/errors-v5.ts)
+    libFrom: { 'errors.js': 'errors-v5.js' },
     results: 'results-5.12.json',
     baseline: 'baseline-fastify-5.12.json',
     ratchet: 'ratchet-5.12.json',

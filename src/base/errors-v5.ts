@@ -21,10 +21,14 @@ export const errorCodesAddedInV5 = {
   FST_ERR_ROUTE_MISSING_CONTENT: E('FST_ERR_ROUTE_MISSING_CONTENT', "Method '%s' must provide a request body.", 400),
   FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER: E('FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', 'The %s plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.', 500, TypeError),
   FST_ERR_CTP_INVALID_JSON_BODY: E('FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'", 400),
-  // changed in Fastify 5: the message no longer names the type
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: E('FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Unsupported Media Type', 415),
   FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED: E('FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', "The dependency '%s' of plugin '%s' is not registered")
 } as const
 
+/** The codes Fastify 5 kept with another message. */
+export const errorCodesChangedInV5 = {
+  // the message no longer names the type
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: E('FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Unsupported Media Type', 415)
+} as const
+
 /** A v5-line application's `errorCodes`. */
-export const errorCodesV5 = { ...errorCodes, ...errorCodesAddedInV5 }
+export const errorCodesV5 = { ...errorCodes, ...errorCodesAddedInV5, ...errorCodesChangedInV5 }

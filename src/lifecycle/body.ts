@@ -10,7 +10,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Readable } from 'node:stream'
 import { errorCodes } from '../base/errors'
-import { errorCodesAddedInV5 } from '../base/errors-v5'
+import { errorCodesChangedInV5 } from '../base/errors-v5'
 import { isPositiveLimit, type ContentTypeParsers, type ResolvedParser } from './content-type-parsers'
 
 const {
@@ -175,7 +175,7 @@ export function parseBody (
     return
   }
   if (parser === undefined) {
-    finish(parsers.line === 5 ? new errorCodesAddedInV5.FST_ERR_CTP_INVALID_MEDIA_TYPE() : new FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
+    finish(parsers.line === 5 ? new errorCodesChangedInV5.FST_ERR_CTP_INVALID_MEDIA_TYPE() : new FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
     return
   }
 

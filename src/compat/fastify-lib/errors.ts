@@ -1,7 +1,8 @@
 /**
  * Fastify's error module (`fastify/lib/errors.js`) on trellis: every FST_ERR_* class is the
  * real trellis error class from src/base/errors.ts, and those Fastify 5 added from
- * src/base/errors-v5.ts (same code, status and message template).
+ * src/base/errors-v5.ts (same code, status and message template). The Fastify 5 suite reads
+ * errors-v5.ts beside this file instead, whose codes Fastify 5 changed carry their v5 messages.
  */
 import { errorCodes } from '../../base/errors'
 import { errorCodesAddedInV5 } from '../../base/errors-v5'
