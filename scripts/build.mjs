@@ -23,9 +23,12 @@ function esmWrapper (cjsFile, names) {
 // factory itself, with .default, .trellis and .fastify aliases.
 // Installed under the name `fastify` (a package alias), `require('fastify')` gives the line the
 // application chose (src/alias-line.ts); `require('trellis')` is always the Fastify 4 line.
+// Each entry asks dist/lib/module-pack/load-pack.js for its implementation: from the module pack of
+// a `trellis build` directory when TRELLIS_AOT_DIR names one (docs/deployment.md), else from disk.
+const fromLib = "require('../lib/module-pack/load-pack.js').requireLib"
 const chooseLine = {
-  index: "require('../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..')) === 5 ? require('../lib/v5.js') : require('../lib/index.js')",
-  v5: "require('../lib/v5.js')"
+  index: `require('../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..')) === 5 ? ${fromLib}('v5.js') : ${fromLib}('index.js')`,
+  v5: `${fromLib}('v5.js')`
 }
 for (const name of ['index', 'v5']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
@@ -43,7 +46,7 @@ module.exports.fastify = factory
 
 for (const name of ['plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
-const lib = require('../lib/${name}.js')
+const lib = ${fromLib}('${name}.js')
 module.exports = lib.default
 for (const key of Object.keys(lib)) if (key !== '__esModule') module.exports[key] = lib[key]
 module.exports.default = lib.default
@@ -63,6 +66,6 @@ export * from '../lib/${name}.js'
 // The `trellis` command (package.json "bin"): a CommonJS file with the #! line, running src/cli.
 const bin = join(root, 'dist', 'bin')
 mkdirSync(bin, { recursive: true })
-writeFileSync(join(bin, 'trellis.js'), "#!/usr/bin/env node\n'use strict'\nrequire('../lib/cli/bin.js')\n")
+writeFileSync(join(bin, 'trellis.js'), "#!/usr/bin/env node\n'use strict'\nrequire('../lib/module-pack/load-pack.js').requireLib('cli/bin.js')\n")
 chmodSync(join(bin, 'trellis.js'), 0o755)
 console.log('built dist/lib, dist/entry and dist/bin')

@@ -21,7 +21,7 @@ const srcDir = join(root, 'src')
 
 /** Lowest first. A path matches the first rule whose prefix it starts with. */
 export const LAYERS = [
-  { name: 'base', paths: ['base/'] },
+  { name: 'base', paths: ['base/', 'module-pack/'] },
   { name: 'schema', paths: ['schema/'] },
   { name: 'server', paths: ['server/'] },
   { name: 'lifecycle', paths: ['lifecycle/'] },

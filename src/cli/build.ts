@@ -6,12 +6,15 @@
  * `aot: { dir }` option) reads them instead of compiling. An application that fails ready() (an
  * invalid schema) writes nothing.
  */
-import { resolve } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import trellis from '../index'
 import { UsageError } from './args'
 import { loadApp } from './load-app'
 import { startAotRecording, stopAotRecording } from '../schema/aot/recording'
 import { writeAotBuild, type AotBuildSummary } from '../schema/aot/write-build'
+import { writeModulePack } from '../module-pack/write-pack'
 
 export interface BuildArgs { file: string | undefined, out: string, options: boolean, help: boolean }
 
@@ -34,7 +37,44 @@ export function parseBuildArgs (argv: string[]): BuildArgs {
   return args
 }
 
-export interface BuildResult extends AotBuildSummary { dir: string, ms: number }
+export interface ModulePackSummary {
+  modules: number
+  bytes: number
+  /** bytes of V8's code cache, or why there is none */
+  codeCacheBytes: number | string
+}
+
+export interface BuildResult extends AotBuildSummary { dir: string, ms: number, pack: ModulePackSummary }
+
+/**
+ * The module pack (../module-pack/): a first pack of every module trellis may load; a process started
+ * from it (./warm-pack.ts) lists the modules a start evaluates; the pack is written again with only
+ * those, and a second process started from it makes its V8 code cache.
+ */
+function buildModulePack (dir: string, file: string, useOptions: boolean): ModulePackSummary {
+  const libDir = join(__dirname, '..')
+  // trellis running from its TypeScript sources (tests) has no modules to pack
+  if (!existsSync(join(libDir, 'index.js'))) return { modules: 0, bytes: 0, codeCacheBytes: 'trellis runs from its sources' }
+  const warm = (step: 'list' | 'cache'): { ok: true, out: Record<string, unknown> } | { ok: false, why: string } => {
+    const child = spawnSync(process.execPath, [...process.execArgv, join(__dirname, 'warm-pack.js'), step, dir, resolve(file), useOptions ? '1' : '0'], {
+      env: { ...process.env, TRELLIS_AOT_DIR: dir },
+      encoding: 'utf8'
+    })
+    if (child.status !== 0) return { ok: false, why: `the start from the pack failed: ${(child.stderr ?? '').trim() || String(child.error ?? child.status)}` }
+    try {
+      return { ok: true, out: JSON.parse(child.stdout.trim().split('\n').pop() as string) as Record<string, unknown> }
+    } catch {
+      return { ok: false, why: 'the start from the pack printed no result' }
+    }
+  }
+  let written = writeModulePack(dir, libDir)
+  const listed = warm('list')
+  // the executable's own module too: `trellis start` loads it first (through the pack)
+  if (listed.ok) written = writeModulePack(dir, libDir, ['cli/bin.js', ...listed.out.evaluated as string[]])
+  const cached = listed.ok ? warm('cache') : listed
+  const codeCacheBytes = cached.ok ? cached.out.codeCacheBytes as number : cached.why
+  return { ...written, codeCacheBytes }
+}
 
 export async function build (file: string, out: string, useOptions: boolean): Promise<BuildResult> {
   const started = performance.now()
@@ -51,7 +91,8 @@ export async function build (file: string, out: string, useOptions: boolean): Pr
   const dir = resolve(out)
   const summary = writeAotBuild(dir, recorder)
   await app.close()
-  return { ...summary, dir, ms: performance.now() - started }
+  const pack = buildModulePack(dir, file, useOptions)
+  return { ...summary, dir, ms: performance.now() - started, pack }
 }
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
@@ -60,5 +101,9 @@ export function formatBuild (file: string, result: BuildResult): string {
   const atStart = result.atStart > 0 ? `; ${result.atStart} cannot be stored and compile at every start` : ''
   return `trellis build ${file}: ${result.validators} validators, ${result.serializers} serializers${atStart}\n` +
     `  wrote ${result.dir} (module ${mb(result.moduleBytes)}, V8 code cache ${mb(result.codeCacheBytes)}) in ${(result.ms / 1000).toFixed(1)} s\n` +
+    (result.pack.modules === 0
+      ? `  no module pack: ${String(result.pack.codeCacheBytes)}\n`
+      : `  module pack: ${result.pack.modules} modules of trellis and its dependencies (${mb(result.pack.bytes)}), ` +
+        (typeof result.pack.codeCacheBytes === 'number' ? `V8 code cache ${mb(result.pack.codeCacheBytes)}\n` : `no V8 code cache: ${result.pack.codeCacheBytes}\n`)) +
     `  start with TRELLIS_AOT_DIR=${result.dir} (or the server option aot: { dir }), on this Node version (${process.version})\n`
 }

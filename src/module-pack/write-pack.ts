@@ -1,0 +1,115 @@
+/**
+ * Writes the module pack (./pack-format.ts) for the trellis installation this code runs from: starting
+ * from every public entry's module, follows each literal `require('…')` that resolves to a JavaScript
+ * file (not Node's own modules, JSON, native addons or UNPACKED_PACKAGES), and puts each module's
+ * source, unchanged, in the function Node's loader would wrap it in. A require() the pack cannot
+ * resolve (a computed name, an optional module) is left to Node at run time.
+ */
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { builtinModules, createRequire } from 'node:module'
+import { join, relative, sep } from 'node:path'
+import { PACK_FILE, PACK_FORMAT, PACK_INDEX_FILE, PACK_ROOTS, UNPACKED_PACKAGES, type PackIndex, type PackedFile } from './pack-format'
+
+const LITERAL_REQUIRE = /\brequire\((['"])([^'"\n]+)\1\)/g
+/**
+ * A module with a dynamic import() stays on disk: V8 drops the import callback of a script whose
+ * code comes from a code cache (Node 20), so import() inside the pack would fail.
+ */
+const DYNAMIC_IMPORT = /\bimport\s*\(/
+/** Block comments and whole-line comments (`import('./types')` in JSDoc is not an import). */
+const COMMENTS = /\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm
+
+export function hasDynamicImport (source: string): boolean {
+  return DYNAMIC_IMPORT.test(source.replace(COMMENTS, ''))
+}
+
+/** The package a bare specifier names (`@scope/name/x` -> `@scope/name`), or undefined for a path. */
+export function packageName (specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return undefined
+  const parts = specifier.split('/')
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+}
+
+function isBuiltin (specifier: string): boolean {
+  return specifier.startsWith('node:') || builtinModules.includes(specifier)
+}
+
+interface Collected { file: string, source: string, requires: Record<string, string> }
+
+/**
+ * Every module reachable from the roots by literal requires, each with its resolved requires; with
+ * `only` (paths relative to libDir), exactly those modules, their requires kept among them.
+ */
+export function collectModules (libDir: string, roots: readonly string[] = PACK_ROOTS, only?: readonly string[]): Collected[] {
+  const found = new Map<string, Collected | null>()
+  const queue = (only ?? roots).map((r) => join(libDir, r))
+  const allowed = only === undefined ? undefined : new Set(queue)
+  while (queue.length > 0) {
+    const file = queue.shift() as string
+    if (found.has(file)) continue
+    const source = readFileSync(file, 'utf8')
+    if (hasDynamicImport(source)) { found.set(file, null); continue }
+    const requires: Record<string, string> = {}
+    const resolveFrom = createRequire(file)
+    for (const match of source.matchAll(LITERAL_REQUIRE)) {
+      const specifier = match[2]
+      if (isBuiltin(specifier)) continue
+      const name = packageName(specifier)
+      if (name !== undefined && UNPACKED_PACKAGES.has(name)) continue
+      let target: string
+      try { target = resolveFrom.resolve(specifier) } catch { continue } // left to Node at run time
+      if (!/\.(?:c?js)$/.test(target) || (allowed !== undefined && !allowed.has(target))) continue
+      requires[specifier] = target
+      if (!found.has(target)) queue.push(target)
+    }
+    found.set(file, { file, source, requires })
+  }
+  const packed = [...found.values()].filter((m): m is Collected => m !== null)
+  // a require() of a module left on disk goes to Node
+  for (const m of packed) {
+    for (const [specifier, target] of Object.entries(m.requires)) if (found.get(target) === null) Reflect.deleteProperty(m.requires, specifier)
+  }
+  return packed
+}
+
+const slashes = (path: string): string => path.split(sep).join('/')
+
+/** The text of modules.js for these modules. */
+export function packText (libDir: string, modules: readonly Collected[]): string {
+  const index = new Map(modules.map((m, i) => [m.file, i]))
+  let text = '// trellis module pack: the sources of trellis\' modules, see modules.json\n[\n'
+  for (const m of modules) {
+    const requires: Record<string, number> = {}
+    for (const [specifier, target] of Object.entries(m.requires)) requires[specifier] = index.get(target) as number
+    // a #! line is not JavaScript inside a function (Node's loader strips it too)
+    const source = m.source.startsWith('#!') ? '//' + m.source : m.source
+    text += `[${JSON.stringify(slashes(relative(libDir, m.file)))}, ${JSON.stringify(requires)}, function (exports, require, module, __filename, __dirname) {${source}\n}],\n`
+  }
+  return text + ']\n'
+}
+
+function writeFile (dir: string, name: string, data: string): void {
+  const tmp = join(dir, `${name}.${process.pid}.tmp`)
+  writeFileSync(tmp, data)
+  renameSync(tmp, join(dir, name))
+}
+
+export interface PackSummary { modules: number, bytes: number }
+
+/**
+ * Writes modules.js and modules.json into `dir` (which exists) for the trellis in `libDir`: every
+ * module trellis may load, or `only` those (paths relative to libDir: the ones a start loaded).
+ */
+export function writeModulePack (dir: string, libDir: string, only?: readonly string[]): PackSummary {
+  const modules = collectModules(libDir, PACK_ROOTS, only)
+  const text = packText(libDir, modules)
+  const files: PackedFile[] = modules.map((m) => {
+    const stat = statSync(m.file)
+    return { path: slashes(relative(libDir, m.file)), size: stat.size, mtimeMs: stat.mtimeMs }
+  })
+  const bytes = Buffer.byteLength(text, 'utf8')
+  writeFile(dir, PACK_FILE, text)
+  const index: PackIndex = { format: PACK_FORMAT, bytes, files }
+  writeFile(dir, PACK_INDEX_FILE, JSON.stringify(index))
+  return { modules: modules.length, bytes }
+}
