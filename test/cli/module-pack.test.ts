@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { asciiSource, hasUnicodeSpace } from '../../src/module-pack/write-pack'
 import { assertBuilt, BIN, ROOT, freePort, listeningLine, request, runTrellis, stop } from '../production/helpers'
 
 // The module pack of `trellis build` (src/module-pack/): trellis' modules in one script with its V8
@@ -145,4 +146,18 @@ test('trellis start with TRELLIS_AOT_DIR runs the CLI and trellis from the pack 
   assert.equal((await run.exited).code, 0)
   const report = run.stderr().split('\n').find((l) => l.startsWith('PACK '))
   assert.deepEqual(JSON.parse(String(report).slice(5)), { serve: true, index: true, codeCacheRejected: false }, run.stderr())
+})
+
+test('the pack is ASCII: characters outside it become \\u escapes, the same program', () => {
+  // eslint-disable-next-line no-template-curly-in-string -- a template literal inside the source text
+  const source = 'const tree = "└─ é"; // — a comment\nconst box = /[├│😀]/u\nconst t = `${1}└`\nmodule.exports = [tree, box.test("│"), box.test("😀"), t]'
+  const escaped = asciiSource(source)
+  assert.ok(!/[\u0080-\uffff]/.test(escaped))
+  const run = (text: string): unknown => { const module = { exports: undefined as unknown }; new Function('module', text)(module); return module.exports } // eslint-disable-line no-new-func
+  assert.deepEqual(run(escaped), run(source))
+  assert.deepEqual(run(escaped), ['└─ é', true, true, '1└'])
+  assert.ok(readFileSync(join(built, 'modules.js')).every((byte) => byte < 0x80))
+  // Unicode white space between tokens has no escape: such a module is not packed
+  assert.equal(hasUnicodeSpace('const a =\u00a01'), true)
+  assert.equal(hasUnicodeSpace(source), false)
 })
