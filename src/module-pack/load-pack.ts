@@ -15,7 +15,7 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import Module = require('node:module')
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { Script, constants as vmConstants } from 'node:vm'
 import { PACK_CODE_CACHE_FILE, PACK_FILE, PACK_FORMAT, PACK_INDEX_FILE, type PackIndex, type PackedModule } from './pack-format'
 
@@ -54,8 +54,11 @@ function ignore (dir: string, reason: string): null {
   return null
 }
 
+/** Whether anyone may write the file (a missing one: no). */
 function writableByAnyone (path: string): boolean {
-  return process.platform !== 'win32' && (statSync(path).mode & 0o002) !== 0
+  if (process.platform === 'win32') return false
+  const stat = statSync(path, { throwIfNoEntry: false })
+  return stat !== undefined && (stat.mode & 0o002) !== 0
 }
 
 function readIndex (dir: string): PackIndex | string | undefined {
@@ -94,7 +97,8 @@ function openPack (dir: string): ActivePack | null {
   const packPath = join(dir, PACK_FILE)
   let text: Buffer
   try {
-    if (writableByAnyone(dir) || writableByAnyone(packPath)) return ignore(dir, 'it is writable by anyone (a pack is code the server runs)')
+    const open = [dir, packPath, join(dir, PACK_INDEX_FILE), join(dir, PACK_CODE_CACHE_FILE)].find(writableByAnyone)
+    if (open !== undefined) return ignore(dir, `${open === dir ? 'the directory' : basename(open)} is writable by anyone (a pack is code the server runs)`)
     text = readFileSync(packPath)
   } catch (err) {
     return ignore(dir, `${PACK_FILE} is unreadable (${(err as Error).message})`)
