@@ -31,9 +31,13 @@ export interface PrintRoutesOptions {
   includeHooks?: boolean
 }
 
+// The Fastify 5 line takes the same options (../v5/instance re-exports this declaration).
 export interface ListenOptions {
+  /** Default 0: a free port. */
   port?: number
+  /** Default 'localhost'. */
   host?: string
+  /** A socket path (ignored when `port` is given). */
   path?: string
   backlog?: number
   exclusive?: boolean

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import type * as http from 'node:http'
 import type { ConstraintStrategy, FindResult, HTTPVersion } from 'find-my-way'
 import type { CallbackFunc as LightMyRequestCallback, Chain as LightMyRequestChain, InjectOptions, Response as LightMyRequestResponse } from 'light-my-request'
+import type { FastifyListenOptions } from '../instance'
 import type { FastifyError } from './errors'
 import type { AddContentTypeParser, ConstructorAction, FastifyBodyParser, getDefaultJsonParser, hasContentTypeParser, ProtoAction, removeAllContentTypeParsers, removeContentTypeParser } from './content-type-parser'
 import type * as hooks from './hooks'
@@ -29,23 +30,7 @@ export interface PrintRoutesOptions {
   includeHooks?: boolean
 }
 
-export interface FastifyListenOptions {
-  /** Default 0: a free port. */
-  port?: number
-  /** Default 'localhost'. */
-  host?: string
-  /** A socket path (ignored when `port` is given). */
-  path?: string
-  backlog?: number
-  exclusive?: boolean
-  readableAll?: boolean
-  writableAll?: boolean
-  ipv6Only?: boolean
-  /** Aborting it closes the instance (also while it is starting). */
-  signal?: AbortSignal
-  /** The text of the "listening" log line for an address. */
-  listenTextResolver?: (address: string) => string
-}
+export type { FastifyListenOptions } from '../instance'
 
 type AsyncFunction = (...args: any) => Promise<any>
 export type FindMyWayVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2

@@ -11,6 +11,7 @@ import type { ConstraintStrategy, Config as FindMyWayConfig } from 'find-my-way'
 import type { LogController } from '../../server/log-controller'
 import type { FastifyError } from './errors'
 import type { FastifyServerFactory } from '../server-factory'
+import type { ConnectionError } from '../server-options'
 import type { ConstructorAction, ProtoAction } from './content-type-parser'
 import type { FastifyContextConfig } from './context'
 import type { FastifyInstance, FindMyWayVersion } from './instance'
@@ -21,12 +22,7 @@ import type { FastifyAjvOptions, FastifySchema, FastifySchemaControllerOptions, 
 import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
 
-/** What `clientErrorHandler` receives: node's clientError. */
-export interface ConnectionError extends Error {
-  code: string
-  bytesParsed: number
-  rawPacket: { type: string, data: number[] }
-}
+export type { ConnectionError } from '../server-options'
 
 type RawRoute<RawServer extends RawServerBase> = [req: RawRequestDefaultExpression<RawServer>, res: RawReplyDefaultExpression<RawServer>]
 
