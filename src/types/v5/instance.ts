@@ -129,6 +129,7 @@ export interface FastifyInstance<
     opts: RouteLookup<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   ): Omit<FindMyWayFindResult<RawServer>, 'store'>
 
+  // One overload per hook, generics in Fastify's order (`addHook<Payload>('onSend', …)`): not one overload generic over the name.
   addHook<
     RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
     ContextConfig = ContextConfigDefault,

@@ -41,6 +41,7 @@ type ReplyCode<RouteGeneric extends RouteGenericInterface, SchemaCompiler extend
       ? keyof SchemaCompiler['response']
       : ReplyKeysToCodes<keyof RouteGeneric['Reply']>
 
+// Kept apart from ../reply: Fastify 5 puts RouteGeneric first and types `send` through the provider's serializer.
 export interface FastifyReply<
   RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
   RawServer extends RawServerBase = RawServerDefault,

@@ -41,6 +41,7 @@ export interface RequestRouteOptions<ContextConfig = ContextConfigDefault, Schem
   version?: string
 }
 
+// Kept apart from ../request: the members differ (above) and each line's FastifyRequest is augmented on its own.
 export interface FastifyRequest<
   RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
   RawServer extends RawServerBase = RawServerDefault,

@@ -36,6 +36,7 @@ export type FastifyRouterOptions<RawServer extends RawServerBase> =
     querystringParser?: (str: string) => { [key: string]: unknown }
   }
 
+// Kept apart from ../server-options: an intersection with a shared part makes `Parameters<typeof trellis>[0]` never on the v4 line.
 export type FastifyServerOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends FastifyBaseLogger = FastifyBaseLogger> = {
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
