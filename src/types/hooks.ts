@@ -2,9 +2,10 @@
  * Hook handler types, one callback form (with `done`) and one async form per hook, as Fastify 4.3
  * names them (`onRequestHookHandler`, `onRequestAsyncHookHandler`, …). `this` is the instance.
  *
- * (Written out per hook because TypeScript cannot share a type-parameter list between interfaces.)
+ * The call signatures are shared with the Fastify 5 line (./shared/hook-signatures); each interface here
+ * gives them this line's instance, request and reply. (The generic parameters are written out per
+ * hook because TypeScript cannot share a type-parameter list between interfaces.)
  */
-import type { Readable } from 'node:stream'
 import type { TrellisInstance } from './instance'
 import type { RouteOptions, RouteGenericInterface } from './route'
 import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
@@ -16,21 +17,15 @@ import type { TypeProvider, TypeProviderDefault } from './type-provider'
 import type { RegisterOptions } from './register'
 import type { TrellisSchema } from './schema'
 import type { PluginOptions } from './plugin'
+import type { AbortAsyncHookSignature, AbortHookSignature, ApplicationAsyncHookSignature, ApplicationHookSignature, DoneWithPayload, ErrorAsyncHookSignature, ErrorHookSignature, PayloadAsyncHookSignature, PayloadHookSignature, PreParsingAsyncHookSignature, PreParsingHookSignature, RequestAsyncHookSignature, RequestHookSignature, RouteHookSignature } from './shared/hook-signatures'
+
+export type { RequestPayload } from './shared/hook-signatures'
 
 /** `done` of callback hooks: call it with nothing, or with an error to fail the request. */
 export type HookHandlerDoneFunction = <TError extends Error = TrellisError>(err?: TError) => void
 
-/** The request body stream preParsing hooks receive and may replace. */
-export interface RequestPayload extends Readable {
-  receivedEncodedLength?: number
-}
-
 /** `done` of preSerialization/onSend: nothing, an error, or (null, new payload). */
-export interface DoneFuncWithErrOrRes {
-  (): void
-  <TError extends Error = TrellisError>(err: TError): void
-  (err: null, res: unknown): void
-}
+export interface DoneFuncWithErrOrRes extends DoneWithPayload<TrellisError> {}
 
 export interface onRequestHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -41,14 +36,7 @@ export interface onRequestHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, HookHandlerDoneFunction> {}
 
 export interface onRequestAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -59,13 +47,7 @@ export interface onRequestAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
 export interface preParsingHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -76,15 +58,7 @@ export interface preParsingHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    payload: RequestPayload,
-    done: <TError extends Error = TrellisError>(err?: TError | null, res?: RequestPayload) => void
-  ): void
-}
+> extends PreParsingHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, TrellisError> {}
 
 export interface preParsingAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -95,14 +69,7 @@ export interface preParsingAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    payload: RequestPayload
-  ): Promise<RequestPayload | unknown>
-}
+> extends PreParsingAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
 export interface preValidationHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -113,14 +80,7 @@ export interface preValidationHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, HookHandlerDoneFunction> {}
 
 export interface preValidationAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -131,13 +91,7 @@ export interface preValidationAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
 export interface preHandlerHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -148,14 +102,7 @@ export interface preHandlerHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, HookHandlerDoneFunction> {}
 
 export interface preHandlerAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -166,13 +113,7 @@ export interface preHandlerAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
 export interface preSerializationHookHandler<
   PreSerializationPayload,
@@ -184,15 +125,7 @@ export interface preSerializationHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    payload: PreSerializationPayload,
-    done: DoneFuncWithErrOrRes
-  ): void
-}
+> extends PayloadHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, PreSerializationPayload, DoneFuncWithErrOrRes> {}
 
 export interface preSerializationAsyncHookHandler<
   PreSerializationPayload,
@@ -204,14 +137,7 @@ export interface preSerializationAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    payload: PreSerializationPayload
-  ): Promise<unknown>
-}
+> extends PayloadAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, PreSerializationPayload> {}
 
 export interface onSendHookHandler<
   OnSendPayload,
@@ -223,15 +149,7 @@ export interface onSendHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    payload: OnSendPayload,
-    done: DoneFuncWithErrOrRes
-  ): void
-}
+> extends PayloadHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, OnSendPayload, DoneFuncWithErrOrRes> {}
 
 export interface onSendAsyncHookHandler<
   OnSendPayload,
@@ -243,14 +161,7 @@ export interface onSendAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    payload: OnSendPayload
-  ): Promise<unknown>
-}
+> extends PayloadAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, OnSendPayload> {}
 
 export interface onResponseHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -261,14 +172,7 @@ export interface onResponseHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, HookHandlerDoneFunction> {}
 
 export interface onResponseAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -279,13 +183,7 @@ export interface onResponseAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
 export interface onTimeoutHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -296,14 +194,7 @@ export interface onTimeoutHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, HookHandlerDoneFunction> {}
 
 export interface onTimeoutAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -314,13 +205,7 @@ export interface onTimeoutAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
 export interface onErrorHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -332,15 +217,7 @@ export interface onErrorHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    error: TError,
-    done: () => void
-  ): void
-}
+> extends ErrorHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, TError> {}
 
 export interface onErrorAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -352,14 +229,7 @@ export interface onErrorAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>,
-    reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>,
-    error: TError
-  ): Promise<unknown>
-}
+> extends ErrorAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>, TError> {}
 
 /** Called for each route as it is added (also to routes of child contexts). */
 export interface onRouteHookHandler<
@@ -371,14 +241,9 @@ export interface onRouteHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (
-    this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>,
-    opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider> & { routePath: string; path: string; prefix: string }
-  ): Promise<unknown> | void
-}
+> extends RouteHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider>> {}
 
-/** Called when a plugin gets its own (encapsulated) context. */
+/** Called when a plugin gets its own (encapsulated) context. Per line: Fastify 5's has `this` and no `done`. */
 export interface onRegisterHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
@@ -400,9 +265,7 @@ export interface onReadyHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, done: HookHandlerDoneFunction): void
-}
+> extends ApplicationHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, HookHandlerDoneFunction> {}
 
 export interface onReadyAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -410,10 +273,9 @@ export interface onReadyAsyncHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>): Promise<unknown>
-}
+> extends ApplicationAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>> {}
 
+/** Per line: the instance is an argument here, Fastify 5 also binds it to `this`. */
 export interface onCloseHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
@@ -444,9 +306,7 @@ export interface onRequestAbortHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, done: HookHandlerDoneFunction): void
-}
+> extends AbortHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>, HookHandlerDoneFunction> {}
 
 export interface onRequestAbortAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -457,9 +317,7 @@ export interface onRequestAbortAsyncHookHandler<
   SchemaCompiler extends TrellisSchema = TrellisSchema,
   Provider extends TypeProvider = TypeProviderDefault,
   Logger extends LoggerInstance = LoggerInstance
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>): Promise<unknown>
-}
+> extends AbortAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, Provider, ContextConfig, Logger>> {}
 
 /** Fastify 4.29: after listen() has bound the server (errors are logged, never thrown). */
 export interface onListenHookHandler<
@@ -468,9 +326,7 @@ export interface onListenHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, done: HookHandlerDoneFunction): void
-}
+> extends ApplicationHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, HookHandlerDoneFunction> {}
 
 export interface onListenAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -478,9 +334,7 @@ export interface onListenAsyncHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>): Promise<unknown>
-}
+> extends ApplicationAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>> {}
 
 /** Fastify 4.29: at close(), before the server stops accepting connections. */
 export interface preCloseHookHandler<
@@ -489,9 +343,7 @@ export interface preCloseHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, done: HookHandlerDoneFunction): void
-}
+> extends ApplicationHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, HookHandlerDoneFunction> {}
 
 export interface preCloseAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -499,6 +351,4 @@ export interface preCloseAsyncHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>): Promise<unknown>
-}
+> extends ApplicationAsyncHookSignature<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>> {}

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net'
 import type * as http from 'node:http'
 import type { HTTPVersion } from 'find-my-way'
 import type { AnyConstraintStrategy } from './server-options'
-import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
 import { TrellisInstance as InstanceClass } from '../instance/instance'
 import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
 import type { LoggerInstance, ChildLoggerFactory } from './logger'
@@ -22,7 +21,8 @@ import type { TrellisError } from './errors'
 import type { Register } from './register'
 import type { DefaultRoute, RouteGenericInterface, RouteOptions, RouteShorthandMethod } from './route'
 import type { TrellisSchema, SchemaCompiler, SerializerCompiler, SchemaControllerOptions, SchemaValidationError } from './schema'
-import type { AddContentTypeParser, BodyParser, ConstructorAction, ProtoAction, hasContentTypeParser, getDefaultJsonParser, removeContentTypeParser, removeAllContentTypeParsers } from './content-type-parser'
+import type { AddContentTypeParser, BodyParser, ConstructorAction, ProtoAction, getDefaultJsonParser } from './content-type-parser'
+import type { SharedInstanceMembers } from './shared/instance-members'
 import type * as hooks from './hooks'
 
 export interface PrintRoutesOptions {
@@ -31,9 +31,13 @@ export interface PrintRoutesOptions {
   includeHooks?: boolean
 }
 
+// The Fastify 5 line takes the same options (../v5/instance re-exports this declaration).
 export interface ListenOptions {
+  /** Default 0: a free port. */
   port?: number
+  /** Default 'localhost'. */
   host?: string
+  /** A socket path (ignored when `port` is given). */
   path?: string
   backlog?: number
   exclusive?: boolean
@@ -58,6 +62,7 @@ export interface TrellisInstance<
   Provider extends TypeProvider = TypeProviderDefault
 > extends FastifyInstance<RawServer, RawRequest, RawReply, Logger, Provider> {}
 
+// The members the Fastify 5 line declares alike are in ./shared/instance-members.
 /** The members of an instance, under Fastify 4.3's name. */
 export interface FastifyInstance<
   RawServer extends RawServerBase = RawServerDefault,
@@ -65,20 +70,8 @@ export interface FastifyInstance<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
   Provider extends TypeProvider = TypeProviderDefault
-> {
-  server: RawServer
-  prefix: string
-  version: string
-  log: Logger
-  /** 'fastify' for the root, else the plugin names of this context ('fastify -> db'). */
-  pluginName: string
-  listeningOrigin: string
-
+> extends SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>> {
   withTypeProvider<NewProvider extends TypeProvider>(): TrellisInstance<RawServer, RawRequest, RawReply, Logger, NewProvider>
-
-  addSchema(schema: unknown): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
-  getSchema(schemaId: string): unknown
-  getSchemas(): Record<string, unknown>
 
   /** Loads what is queued so far; resolves with the instance. */
   after(): Promise<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>
@@ -96,17 +89,8 @@ export interface FastifyInstance<
   decorateReply<T>(property: string | symbol,
     value: T extends (...args: any[]) => any ? (this: TrellisReply, ...args: Parameters<T>) => ReturnType<T> : T,
     dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
-  hasDecorator(decorator: string | symbol): boolean
-  hasRequestDecorator(decorator: string | symbol): boolean
-  hasReplyDecorator(decorator: string | symbol): boolean
-  hasPlugin(name: string): boolean
 
   addConstraintStrategy(strategy: AnyConstraintStrategy<RouterVersion<RawServer>, unknown>): void
-  hasConstraintStrategy(strategyName: string): boolean
-
-  inject(opts: InjectOptions | string, cb: InjectCallback): void
-  inject(opts: InjectOptions | string): Promise<InjectResponse>
-  inject(): InjectChain
 
   listen(opts: ListenOptions, callback: ListenCallback): void
   listen(opts?: ListenOptions): Promise<string>
@@ -129,7 +113,6 @@ export interface FastifyInstance<
   /** Queues a plugin; awaiting the result loads what is queued so far and resolves with the instance. */
   register: Register<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider> & PromiseLike<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>>
 
-  routing(req: RawRequest, res: RawReply): void
   getDefaultRoute(): DefaultRoute<RawRequest, RawReply>
   setDefaultRoute(defaultRoute: DefaultRoute<RawRequest, RawReply>): void
 
@@ -178,18 +161,13 @@ export interface FastifyInstance<
   setSerializerCompiler<T = TrellisSchema>(schemaCompiler: SerializerCompiler<T>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
   getSerializerCompiler(): unknown
   setSchemaController(schemaControllerOpts: SchemaControllerOptions): TrellisInstance<RawServer, RawRequest, RawReply, Logger>
-  setReplySerializer(replySerializer: (payload: unknown, statusCode: number) => string): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
   setSchemaErrorFormatter(errorFormatter: (errors: SchemaValidationError[], dataVar: string) => Error): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
 
   addContentTypeParser: AddContentTypeParser<RawServer, RawRequest, RouteGenericInterface, TrellisSchema, Provider>
-  hasContentTypeParser: hasContentTypeParser
-  removeContentTypeParser: removeContentTypeParser
-  removeAllContentTypeParsers: removeAllContentTypeParsers
   getDefaultJsonParser: getDefaultJsonParser
   defaultTextParser: BodyParser<string>
 
   printRoutes(opts?: PrintRoutesOptions): string
-  printPlugins(): string
 
   // Fastify 4.29 (run time: src/instance/instance.ts)
   /** This context's request-id generator (inherited by its children and routes). */
@@ -200,8 +178,6 @@ export interface FastifyInstance<
   readonly childLoggerFactory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, Provider>
   /** The route a method and URL pattern lead to, or null. */
   findRoute(opts: { method: string; url: string; constraints?: Record<string, unknown> }): { handler: unknown; params: Record<string, string | undefined>; searchParams: Record<string, string> } | null
-  /** `await using app = trellis()` closes it. */
-  [Symbol.asyncDispose](): Promise<undefined>
 
   /** The options the instance was created with (as Fastify 4.29 types them, plus trellis's own limits). */
   initialConfig: Readonly<{

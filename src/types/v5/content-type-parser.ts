@@ -11,6 +11,7 @@ export type { ProtoAction, ConstructorAction, hasContentTypeParser, removeConten
 
 type ParserDone = (err: Error | null, body?: any) => void
 
+// Kept apart from ../content-type-parser: what repeats is the generic parameters, which declarations cannot share.
 /** A parser of the whole body, read as a string or a Buffer (`parseAs`). */
 export type FastifyBodyParser<
   RawBody extends string | Buffer,

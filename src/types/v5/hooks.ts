@@ -1,8 +1,8 @@
 /**
  * Hook handler types of the Fastify 5 line: for each hook a callback form (with `done`) and an async
- * form; `addHook` picks one from the function it is given. Request and reply are the v5 ones.
+ * form; `addHook` picks one from the function it is given. Request and reply are the v5 ones; the
+ * call signatures are the ones both lines share (../shared/hook-signatures).
  */
-import type { Readable } from 'node:stream'
 import type { FastifyError } from './errors'
 import type { FastifyInstance } from './instance'
 import type { FastifyBaseLogger } from './logger'
@@ -14,20 +14,14 @@ import type { RouteGenericInterface, RouteOptions } from './route'
 import type { FastifySchema } from './schema'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
 import type { ContextConfigDefault, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
+import type { AbortAsyncHookSignature, AbortHookSignature, ApplicationAsyncHookSignature, ApplicationHookSignature, DoneWithPayload, ErrorAsyncHookSignature, ErrorHookSignature, PayloadAsyncHookSignature, PayloadHookSignature, PreParsingAsyncHookSignature, PreParsingHookSignature, RequestAsyncHookSignature, RequestHookSignature, RouteHookSignature } from '../shared/hook-signatures'
+
+export type { RequestPayload } from '../shared/hook-signatures'
 
 export type HookHandlerDoneFunction = <TError extends Error = FastifyError>(err?: TError) => void
 
-/** The body stream preParsing hooks receive and may replace. */
-export interface RequestPayload extends Readable {
-  receivedEncodedLength?: number
-}
-
 /** `done` of preSerialization and onSend: nothing, an error, or (null, new payload). */
-export interface DoneFuncWithErrOrRes {
-  (): void
-  <TError extends Error = FastifyError>(err: TError): void
-  (err: null, res: unknown): void
-}
+export interface DoneFuncWithErrOrRes extends DoneWithPayload<FastifyError> {}
 
 export interface onRequestHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -38,14 +32,7 @@ export interface onRequestHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface onRequestAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -56,13 +43,7 @@ export interface onRequestAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
 export interface preParsingHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -73,15 +54,7 @@ export interface preParsingHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    payload: RequestPayload,
-    done: <TError extends Error = FastifyError>(err?: TError | null, res?: RequestPayload) => void
-  ): void
-}
+> extends PreParsingHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, FastifyError> {}
 
 export interface preParsingAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -92,14 +65,7 @@ export interface preParsingAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    payload: RequestPayload
-  ): Promise<RequestPayload | unknown>
-}
+> extends PreParsingAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
 export interface preValidationHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -110,14 +76,7 @@ export interface preValidationHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface preValidationAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -128,13 +87,7 @@ export interface preValidationAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
 export interface preHandlerHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -145,14 +98,7 @@ export interface preHandlerHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface preHandlerAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -163,13 +109,7 @@ export interface preHandlerAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
 export interface preSerializationHookHandler<
   PreSerializationPayload = unknown,
@@ -181,15 +121,7 @@ export interface preSerializationHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    payload: PreSerializationPayload,
-    done: DoneFuncWithErrOrRes
-  ): void
-}
+> extends PayloadHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, PreSerializationPayload, DoneFuncWithErrOrRes> {}
 
 export interface preSerializationAsyncHookHandler<
   PreSerializationPayload = unknown,
@@ -201,14 +133,7 @@ export interface preSerializationAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    payload: PreSerializationPayload
-  ): Promise<unknown>
-}
+> extends PayloadAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, PreSerializationPayload> {}
 
 export interface onSendHookHandler<
   OnSendPayload = unknown,
@@ -220,15 +145,7 @@ export interface onSendHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    payload: OnSendPayload,
-    done: DoneFuncWithErrOrRes
-  ): void
-}
+> extends PayloadHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, OnSendPayload, DoneFuncWithErrOrRes> {}
 
 export interface onSendAsyncHookHandler<
   OnSendPayload = unknown,
@@ -240,14 +157,7 @@ export interface onSendAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    payload: OnSendPayload
-  ): Promise<unknown>
-}
+> extends PayloadAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, OnSendPayload> {}
 
 export interface onResponseHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -258,14 +168,7 @@ export interface onResponseHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface onResponseAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -276,13 +179,7 @@ export interface onResponseAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
 export interface onTimeoutHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -293,14 +190,7 @@ export interface onTimeoutHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends RequestHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface onTimeoutAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -311,13 +201,7 @@ export interface onTimeoutAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>
-  ): Promise<unknown>
-}
+> extends RequestAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
 export interface onErrorHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -329,15 +213,7 @@ export interface onErrorHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    error: TError,
-    done: () => void
-  ): void
-}
+> extends ErrorHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, TError> {}
 
 export interface onErrorAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -349,14 +225,7 @@ export interface onErrorAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>,
-    error: TError
-  ): Promise<unknown>
-}
+> extends ErrorAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, FastifyReply<RouteGeneric, RawServer, RawRequest, RawReply, ContextConfig, SchemaCompiler, TypeProvider>, TError> {}
 
 export interface onRequestAbortHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -367,13 +236,7 @@ export interface onRequestAbortHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends AbortHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>, HookHandlerDoneFunction> {}
 
 export interface onRequestAbortAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -384,12 +247,7 @@ export interface onRequestAbortAsyncHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>
-  ): Promise<unknown>
-}
+> extends AbortAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>> {}
 
 export type LifecycleHook = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onTimeout' | 'onRequestAbort'
 
@@ -431,14 +289,9 @@ export interface onRouteHookHandler<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
   Logger extends FastifyBaseLogger = FastifyBaseLogger
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider> & { routePath: string, path: string, prefix: string }
-  ): Promise<unknown> | void
-}
+> extends RouteHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>> {}
 
-/** Called when a plugin creates a new context, before the plugin runs. */
+/** Called when a plugin creates a new context, before the plugin runs. Per line: Fastify 4's has `done` and no `this`. */
 export interface onRegisterHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
@@ -461,12 +314,7 @@ export interface onReadyHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends ApplicationHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface onReadyAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -474,11 +322,7 @@ export interface onReadyAsyncHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
-  ): Promise<unknown>
-}
+> extends ApplicationAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>> {}
 
 /** Called when the server listens. */
 export interface onListenHookHandler<
@@ -487,12 +331,7 @@ export interface onListenHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends ApplicationHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface onListenAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -500,13 +339,9 @@ export interface onListenAsyncHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
-  ): Promise<unknown>
-}
+> extends ApplicationAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>> {}
 
-/** Called by `close()` after the server stopped taking connections. */
+/** Called by `close()` after the server stopped taking connections. Per line: Fastify 4's has no `this`. */
 export interface onCloseHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
@@ -541,12 +376,7 @@ export interface preCloseHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
-    done: HookHandlerDoneFunction
-  ): void
-}
+> extends ApplicationHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, HookHandlerDoneFunction> {}
 
 export interface preCloseAsyncHookHandler<
   RawServer extends RawServerBase = RawServerDefault,
@@ -554,11 +384,7 @@ export interface preCloseAsyncHookHandler<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  (
-    this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
-  ): Promise<unknown>
-}
+> extends ApplicationAsyncHookSignature<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>> {}
 
 export type ApplicationHook = 'onRoute' | 'onRegister' | 'onReady' | 'onListen' | 'onClose' | 'preClose'
 

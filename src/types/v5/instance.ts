@@ -8,9 +8,9 @@
 import type { AddressInfo } from 'node:net'
 import type * as http from 'node:http'
 import type { ConstraintStrategy, FindResult, HTTPVersion } from 'find-my-way'
-import type { CallbackFunc as LightMyRequestCallback, Chain as LightMyRequestChain, InjectOptions, Response as LightMyRequestResponse } from 'light-my-request'
+import type { FastifyListenOptions } from '../instance'
 import type { FastifyError } from './errors'
-import type { AddContentTypeParser, ConstructorAction, FastifyBodyParser, getDefaultJsonParser, hasContentTypeParser, ProtoAction, removeAllContentTypeParsers, removeContentTypeParser } from './content-type-parser'
+import type { AddContentTypeParser, ConstructorAction, FastifyBodyParser, getDefaultJsonParser, ProtoAction } from './content-type-parser'
 import type * as hooks from './hooks'
 import type { FastifyBaseLogger, FastifyChildLoggerFactory } from './logger'
 import type { FastifyRegister } from './register'
@@ -20,6 +20,7 @@ import type { RouteGenericInterface, RouteHandlerMethod, RouteOptions, RouteShor
 import type { FastifySchema, FastifySchemaCompiler, FastifySchemaControllerOptions, FastifySerializerCompiler, SchemaErrorFormatter } from './schema'
 import type { FastifyRouterOptions } from './server-options'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault, SafePromiseLike } from './type-provider'
+import type { SharedInstanceMembers } from '../shared/instance-members'
 import type { ContextConfigDefault, HTTPMethods, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
 
 export interface PrintRoutesOptions {
@@ -29,23 +30,7 @@ export interface PrintRoutesOptions {
   includeHooks?: boolean
 }
 
-export interface FastifyListenOptions {
-  /** Default 0: a free port. */
-  port?: number
-  /** Default 'localhost'. */
-  host?: string
-  /** A socket path (ignored when `port` is given). */
-  path?: string
-  backlog?: number
-  exclusive?: boolean
-  readableAll?: boolean
-  writableAll?: boolean
-  ipv6Only?: boolean
-  /** Aborting it closes the instance (also while it is starting). */
-  signal?: AbortSignal
-  /** The text of the "listening" log line for an address. */
-  listenTextResolver?: (address: string) => string
-}
+export type { FastifyListenOptions } from '../instance'
 
 type AsyncFunction = (...args: any) => Promise<any>
 export type FindMyWayVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
@@ -75,25 +60,16 @@ type NotFoundHook<Kind extends 'preValidation' | 'preHandler', RawServer extends
     : hooks.preHandlerHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider> | hooks.preHandlerAsyncHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
       | Array<hooks.preHandlerHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>> | Array<hooks.preHandlerAsyncHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>>
 
+// The members the Fastify 4 line declares alike are in ../shared/instance-members.
 export interface FastifyInstance<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
-> {
-  server: RawServer
-  pluginName: string
-  prefix: string
-  version: string
-  log: Logger
-  listeningOrigin: string
+> extends SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>> {
   addresses(): Array<AddressInfo | string>
   withTypeProvider<Provider extends FastifyTypeProvider>(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, Provider>
-
-  addSchema(schema: unknown): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
-  getSchema(schemaId: string): unknown
-  getSchemas(): Record<string, unknown>
 
   /** Loads what is queued so far. */
   after(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & SafePromiseLike<undefined>
@@ -101,25 +77,14 @@ export interface FastifyInstance<
 
   close(): Promise<undefined>
   close(closeListener: () => void): undefined
-  /** `await using app = trellis()` closes it. */
-  [Symbol.asyncDispose](): Promise<undefined>
 
   decorate: DecorationMethod<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
   decorateRequest: DecorationMethod<FastifyRequest, FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
   decorateReply: DecorationMethod<FastifyReply, FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
   /** An instance decorator's value (FST_ERR_DEC_UNDECLARED when there is none of that name). */
   getDecorator<T>(name: string | symbol): T
-  hasDecorator(decorator: string | symbol): boolean
-  hasRequestDecorator(decorator: string | symbol): boolean
-  hasReplyDecorator(decorator: string | symbol): boolean
-  hasPlugin(name: string): boolean
 
   addConstraintStrategy(strategy: ConstraintStrategy<FindMyWayVersion<RawServer>, unknown>): void
-  hasConstraintStrategy(strategyName: string): boolean
-
-  inject(opts: InjectOptions | string, cb: LightMyRequestCallback): void
-  inject(opts: InjectOptions | string): Promise<LightMyRequestResponse>
-  inject(): LightMyRequestChain
 
   listen(opts: FastifyListenOptions, callback: (err: Error | null, address: string) => void): void
   listen(opts?: FastifyListenOptions): Promise<string>
@@ -130,8 +95,6 @@ export interface FastifyInstance<
   ready(readyListener: (err: Error | null) => void | Promise<void>): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   register: FastifyRegister<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & SafePromiseLike<undefined>>
-
-  routing(req: RawRequest, res: RawReply): void
 
   route<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
     opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>
@@ -166,6 +129,7 @@ export interface FastifyInstance<
     opts: RouteLookup<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   ): Omit<FindMyWayFindResult<RawServer>, 'store'>
 
+  // One overload per hook, generics in Fastify's order (`addHook<Payload>('onSend', …)`): not one overload generic over the name.
   addHook<
     RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
     ContextConfig = ContextConfigDefault,
@@ -338,13 +302,9 @@ export interface FastifyInstance<
   serializerCompiler: FastifySerializerCompiler<any> | undefined
   setSerializerCompiler<T = FastifySchema>(schemaCompiler: FastifySerializerCompiler<T>): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   setSchemaController(schemaControllerOpts: FastifySchemaControllerOptions): FastifyInstance<RawServer, RawRequest, RawReply, Logger>
-  setReplySerializer(replySerializer: (payload: unknown, statusCode: number) => string): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   setSchemaErrorFormatter(errorFormatter: SchemaErrorFormatter): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   addContentTypeParser: AddContentTypeParser<RawServer, RawRequest, RouteGenericInterface, FastifySchema, TypeProvider>
-  hasContentTypeParser: hasContentTypeParser
-  removeContentTypeParser: removeContentTypeParser
-  removeAllContentTypeParsers: removeAllContentTypeParsers
   /** The HTTP methods routes may use (the standard ones, then those added with `addHttpMethod`). */
   supportedMethods: string[]
   /** Adds a method (`hasBody`: its requests have a body to parse). */
@@ -353,7 +313,6 @@ export interface FastifyInstance<
   defaultTextParser: FastifyBodyParser<string>
 
   printRoutes(opts?: PrintRoutesOptions): string
-  printPlugins(): string
 
   /** The options the instance was created with (frozen). */
   initialConfig: Readonly<{

@@ -34,6 +34,7 @@ type DefaultRequest<RawServer extends RawServerBase, Provider extends FastifyTyp
 type DefaultReply<RawServer extends RawServerBase, Provider extends FastifyTypeProvider> =
   FastifyReply<RouteGenericInterface, RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, ContextConfigDefault, FastifySchema, Provider>
 
+// Kept apart from ../logger: the serializers' arguments are typed otherwise (the `res` serializer, `host`).
 /** The `logger` factory option (with pino's own options). */
 export interface FastifyLoggerOptions<
   RawServer extends RawServerBase = RawServerDefault,

@@ -9,6 +9,7 @@ export type FastifyPluginOptions = Record<string, any>
 type PluginInstance<Server extends RawServerBase, Provider extends FastifyTypeProvider, Logger extends FastifyBaseLogger> =
   FastifyInstance<Server, RawRequestDefaultExpression<Server>, RawReplyDefaultExpression<Server>, Logger, Provider>
 
+// Kept apart from ../plugin: what repeats is the generic parameters, which declarations cannot share.
 /** A plugin that calls `done` when it has finished. */
 export type FastifyPluginCallback<
   Options extends FastifyPluginOptions = Record<never, never>,

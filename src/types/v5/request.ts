@@ -10,16 +10,12 @@ import type { FastifyBaseLogger } from './logger'
 import type { FastifyRouteConfig, RouteGenericInterface, RouteHandlerMethod } from './route'
 import type { FastifySchema } from './schema'
 import type { FastifyRequestType, FastifyTypeProvider, FastifyTypeProviderDefault, ResolveFastifyRequestType } from './type-provider'
-import type { ContextConfigDefault, HTTPMethods, RawRequestDefaultExpression, RawServerBase, RawServerDefault, RequestBodyDefault, RequestHeadersDefault, RequestParamsDefault, RequestQuerystringDefault } from './utils'
+import type { ContextConfigDefault, HTTPMethods, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
 
 type HTTPRequestPart = 'body' | 'query' | 'querystring' | 'params' | 'headers'
 
-export interface RequestGenericInterface {
-  Body?: RequestBodyDefault
-  Querystring?: RequestQuerystringDefault
-  Params?: RequestParamsDefault
-  Headers?: RequestHeadersDefault
-}
+// The same on both lines: Fastify 4's declaration.
+export type { RequestGenericInterface } from '../request'
 
 /** A compiled validator as `getValidationFunction` returns it. */
 export interface ValidationFunction {
@@ -45,6 +41,7 @@ export interface RequestRouteOptions<ContextConfig = ContextConfigDefault, Schem
   version?: string
 }
 
+// Kept apart from ../request: the members differ (above) and each line's FastifyRequest is augmented on its own.
 export interface FastifyRequest<
   RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
   RawServer extends RawServerBase = RawServerDefault,

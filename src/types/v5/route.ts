@@ -34,6 +34,7 @@ export interface RouteConstraint {
 type RouteHook<T extends (this: any, ...args: any) => any> = (this: ThisParameterType<T>, ...args: Parameters<T>) => void | Promise<unknown>
 type OneOrMany<T> = T | T[]
 
+// Kept apart from ../route: hooks are wrapped in RouteHook, the schema is NoInfer, the config and constraints differ.
 export interface RouteShorthandOptions<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
@@ -78,6 +79,7 @@ export interface RouteShorthandOptions<
   onRequestAbort?: OneOrMany<RouteHook<onRequestAbortHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, NoInfer<SchemaCompiler>, TypeProvider, Logger>>>
 }
 
+// Kept apart from ../route: a handler type shared through one more alias costs instantiations on every route (bench/types-cost.mjs).
 /** A route handler: its return value is checked against the reply type. */
 export type RouteHandlerMethod<
   RawServer extends RawServerBase = RawServerDefault,

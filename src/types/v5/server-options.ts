@@ -11,6 +11,7 @@ import type { ConstraintStrategy, Config as FindMyWayConfig } from 'find-my-way'
 import type { LogController } from '../../server/log-controller'
 import type { FastifyError } from './errors'
 import type { FastifyServerFactory } from '../server-factory'
+import type { ConnectionError } from '../server-options'
 import type { ConstructorAction, ProtoAction } from './content-type-parser'
 import type { FastifyContextConfig } from './context'
 import type { FastifyInstance, FindMyWayVersion } from './instance'
@@ -21,12 +22,7 @@ import type { FastifyAjvOptions, FastifySchema, FastifySchemaControllerOptions, 
 import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
 
-/** What `clientErrorHandler` receives: node's clientError. */
-export interface ConnectionError extends Error {
-  code: string
-  bytesParsed: number
-  rawPacket: { type: string, data: number[] }
-}
+export type { ConnectionError } from '../server-options'
 
 type RawRoute<RawServer extends RawServerBase> = [req: RawRequestDefaultExpression<RawServer>, res: RawReplyDefaultExpression<RawServer>]
 
@@ -40,6 +36,7 @@ export type FastifyRouterOptions<RawServer extends RawServerBase> =
     querystringParser?: (str: string) => { [key: string]: unknown }
   }
 
+// Kept apart from ../server-options: an intersection with a shared part makes `Parameters<typeof trellis>[0]` never on the v4 line.
 export type FastifyServerOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends FastifyBaseLogger = FastifyBaseLogger> = {
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean

@@ -1,0 +1,42 @@
+/**
+ * The instance members both lines declare alike. Each line's `FastifyInstance` extends this with
+ * its own instance type as `Instance` (what `addSchema` and `setReplySerializer` return); the
+ * members where the lines differ stay in the line's interface, which is also the one users augment.
+ * Not exported by either entry.
+ */
+import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
+import type { hasContentTypeParser, removeAllContentTypeParsers, removeContentTypeParser } from '../content-type-parser'
+
+export interface SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, Instance> {
+  server: RawServer
+  prefix: string
+  version: string
+  log: Logger
+  /** 'fastify' for the root, else the plugin names of this context ('fastify -> db'). */
+  pluginName: string
+  listeningOrigin: string
+
+  addSchema(schema: unknown): Instance
+  getSchema(schemaId: string): unknown
+  getSchemas(): Record<string, unknown>
+
+  hasDecorator(decorator: string | symbol): boolean
+  hasRequestDecorator(decorator: string | symbol): boolean
+  hasReplyDecorator(decorator: string | symbol): boolean
+  hasPlugin(name: string): boolean
+  hasConstraintStrategy(strategyName: string): boolean
+
+  inject(opts: InjectOptions | string, cb: InjectCallback): void
+  inject(opts: InjectOptions | string): Promise<InjectResponse>
+  inject(): InjectChain
+
+  routing(req: RawRequest, res: RawReply): void
+  setReplySerializer(replySerializer: (payload: unknown, statusCode: number) => string): Instance
+  hasContentTypeParser: hasContentTypeParser
+  removeContentTypeParser: removeContentTypeParser
+  removeAllContentTypeParsers: removeAllContentTypeParsers
+  printPlugins(): string
+
+  /** `await using app = trellis()` closes it. */
+  [Symbol.asyncDispose](): Promise<undefined>
+}
