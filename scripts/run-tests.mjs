@@ -7,6 +7,8 @@
 //               the tests start, mapped back to src/**/*.ts through tsx's source maps; a summary on
 //               stdout, an HTML report in coverage/. The run fails when a figure is below the floor
 //               or nothing was measured; with a path filter the figures are shown but not checked.
+// TRELLIS_TEST_DURATIONS=<file>: also write the seconds each test file took, slowest first
+//               (scripts/test-file-durations.mjs; the Fastify 5 ecosystem pass to <file>.v5).
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -31,17 +33,23 @@ const files = collect(join(root, 'test'), []).sort()
   .filter((f) => !excludes.some((x) => f.includes(x)))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
 const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=60000']
+const durations = process.env.TRELLIS_TEST_DURATIONS
+/** The reporter flags: node's default, plus the per-file durations when asked. */
+const reporters = (to) => to === undefined || to === ''
+  ? []
+  : ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
+      '--test-reporter', join(root, 'scripts', 'test-file-durations.mjs'), '--test-reporter-destination', to]
 // ECOSYSTEM_LINE set by the caller (npm run test:ecosystem-on-fastify) picks one line: no second pass
 const ecosystemV5 = process.env.ECOSYSTEM_LINE === undefined ? files.filter((f) => f.startsWith('test/ecosystem/')) : []
 
 /** The passes, one after the other (under c8 when --coverage: it sees every process they start). */
 function runPasses () {
   let status = 0
-  const main = spawnSync(process.execPath, [...testArgs, ...files], { stdio: 'inherit', cwd: root })
+  const main = spawnSync(process.execPath, [...testArgs, ...reporters(durations), ...files], { stdio: 'inherit', cwd: root })
   status ||= main.status ?? 1
   if (ecosystemV5.length > 0) {
     console.log(`# test/ecosystem on the Fastify 5 line (ECOSYSTEM_LINE=5): ${ecosystemV5.length} files`)
-    const v5 = spawnSync(process.execPath, [...testArgs, ...ecosystemV5], { stdio: 'inherit', cwd: root, env: { ...process.env, ECOSYSTEM_LINE: '5' } })
+    const v5 = spawnSync(process.execPath, [...testArgs, ...reporters(durations && `${durations}.v5`), ...ecosystemV5], { stdio: 'inherit', cwd: root, env: { ...process.env, ECOSYSTEM_LINE: '5' } })
     status ||= v5.status ?? 1
   }
   return status

@@ -40,6 +40,8 @@ interface ActivePack {
   dir: string
   script: Script
   modules: PackedModule[]
+  /** each module's absolute file name, by index */
+  filenames: string[]
   /** absolute file name -> index */
   byFile: Map<string, number>
   codeCacheRejected: boolean
@@ -78,10 +80,11 @@ function readIndex (dir: string): PackIndex | string | undefined {
 }
 
 /** The first packed file that is not as the build saw it, or undefined. */
-function changedFile (index: PackIndex): string | undefined {
-  for (const file of index.files) {
+function changedFile (index: PackIndex, filenames: readonly string[]): string | undefined {
+  for (let i = 0; i < index.files.length; i++) {
+    const file = index.files[i]
     try {
-      const stat = statSync(join(LIB_DIR, file.path))
+      const stat = statSync(filenames[i])
       if (stat.size !== file.size || stat.mtimeMs !== file.mtimeMs) return file.path
     } catch {
       return file.path
@@ -104,7 +107,9 @@ function openPack (dir: string): ActivePack | null {
     return ignore(dir, `${PACK_FILE} is unreadable (${(err as Error).message})`)
   }
   if (text.length !== index.bytes) return ignore(dir, `${PACK_FILE} is not the pack ${PACK_INDEX_FILE} describes`)
-  const changed = changedFile(index)
+  // absolute names once (path.join normalizes: not cheap at this count)
+  const filenames = index.files.map((file) => join(LIB_DIR, file.path))
+  const changed = changedFile(index, filenames)
   if (changed !== undefined) return ignore(dir, `${changed} changed since the build (rerun trellis build)`)
   let cachedData: Buffer | undefined
   try { cachedData = readFileSync(join(dir, PACK_CODE_CACHE_FILE)) } catch { cachedData = undefined }
@@ -118,8 +123,11 @@ function openPack (dir: string): ActivePack | null {
     const modules = script.runInThisContext() as PackedModule[]
     if (!Array.isArray(modules) || modules.length !== index.files.length) return ignore(dir, `${PACK_FILE} is not the pack ${PACK_INDEX_FILE} describes`)
     const byFile = new Map<string, number>()
-    modules.forEach((m, i) => byFile.set(join(LIB_DIR, m[0]), i))
-    return { dir, script, modules, byFile, codeCacheRejected: cachedData === undefined || script.cachedDataRejected === true, evaluated: [] }
+    for (let i = 0; i < modules.length; i++) {
+      if (modules[i][0] !== index.files[i].path) return ignore(dir, `${PACK_FILE} is not the pack ${PACK_INDEX_FILE} describes`)
+      byFile.set(filenames[i], i)
+    }
+    return { dir, script, modules, filenames, byFile, codeCacheRejected: cachedData === undefined || script.cachedDataRejected === true, evaluated: [] }
   } catch (err) {
     return ignore(dir, `${PACK_FILE} failed to load (${(err as Error).message})`)
   }
@@ -138,7 +146,7 @@ function activePack (): ActivePack | null {
 
 function loadPacked (pack: ActivePack, i: number): unknown {
   const [path, requires, wrapper] = pack.modules[i]
-  const filename = join(LIB_DIR, path)
+  const filename = pack.filenames[i]
   const cached = Modules._cache[filename]
   if (cached !== undefined) return cached.exports
   const dir = dirname(filename)
