@@ -36,7 +36,7 @@ const Modules = Module as unknown as ModuleInternals
 /** dist/lib: this file is dist/lib/module-pack/load-pack.js */
 const LIB_DIR = join(__dirname, '..')
 
-interface ActivePack {
+export interface ActivePack {
   dir: string
   script: Script
   modules: PackedModule[]
@@ -93,7 +93,11 @@ function changedFile (index: PackIndex, filenames: readonly string[]): string | 
   return undefined
 }
 
-function openPack (dir: string): ActivePack | null {
+/**
+ * The pack in `dir` for the modules under `libDir` (trellis' dist/lib), or null when there is none
+ * to use (a warning said why when the directory has one).
+ */
+export function openModulePack (dir: string, libDir: string): ActivePack | null {
   const index = readIndex(dir)
   if (index === undefined) return null // a build without a pack (or no build at all): nothing to say
   if (typeof index === 'string') return ignore(dir, index)
@@ -108,7 +112,7 @@ function openPack (dir: string): ActivePack | null {
   }
   if (text.length !== index.bytes) return ignore(dir, `${PACK_FILE} is not the pack ${PACK_INDEX_FILE} describes`)
   // absolute names once (path.join normalizes: not cheap at this count)
-  const filenames = index.files.map((file) => join(LIB_DIR, file.path))
+  const filenames = index.files.map((file) => join(libDir, file.path))
   const changed = changedFile(index, filenames)
   if (changed !== undefined) return ignore(dir, `${changed} changed since the build (rerun trellis build)`)
   let cachedData: Buffer | undefined
@@ -139,7 +143,7 @@ function activePack (): ActivePack | null {
     const dir = process.env.TRELLIS_AOT_DIR
     // another module system (jest's registry) would not see the modules the pack makes
     const nodeModules = Modules._cache !== undefined && require.cache === (Modules._cache as unknown)
-    active = dir === undefined || dir === '' || !nodeModules ? null : openPack(dir)
+    active = dir === undefined || dir === '' || !nodeModules ? null : openModulePack(dir, LIB_DIR)
   }
   return active
 }
@@ -175,13 +179,15 @@ function loadPacked (pack: ActivePack, i: number): unknown {
   return module.exports
 }
 
+/** The exports of the module `filename` (absolute): from `pack` when it holds it, else from disk. */
+export function requireFrom (pack: ActivePack | null, filename: string): unknown {
+  const i = pack === null ? undefined : pack.byFile.get(filename)
+  return pack === null || i === undefined ? require(filename) : loadPacked(pack, i)
+}
+
 /** The exports of trellis' module `file` (relative to dist/lib): from the pack when one is in use. */
 export function requireLib (file: string): unknown {
-  const pack = activePack()
-  const filename = join(LIB_DIR, file)
-  const i = pack === null ? undefined : pack.byFile.get(filename)
-  if (pack === null || i === undefined) return require(filename)
-  return loadPacked(pack, i)
+  return requireFrom(activePack(), join(LIB_DIR, file))
 }
 
 /** The pack in use: its directory and whether V8 took its code cache; undefined when none is. */

@@ -119,8 +119,8 @@ export interface PackSummary { modules: number, bytes: number }
  * Writes modules.js and modules.json into `dir` (which exists) for the trellis in `libDir`: every
  * module trellis may load, or `only` those (paths relative to libDir: the ones a start loaded).
  */
-export function writeModulePack (dir: string, libDir: string, only?: readonly string[]): PackSummary {
-  const modules = collectModules(libDir, PACK_ROOTS, only)
+export function writeModulePack (dir: string, libDir: string, only?: readonly string[], roots: readonly string[] = PACK_ROOTS): PackSummary {
+  const modules = collectModules(libDir, roots, only)
   const text = packText(libDir, modules)
   const files: PackedFile[] = modules.map((m) => {
     const stat = statSync(m.file)
