@@ -6,13 +6,12 @@
  * then holds every function that start compiled (`cache`).
  * Arguments: <list|cache> <build dir> <application file> <1: use the application's options>.
  *
- * Only ../module-pack/load-pack is imported statically: anything else of trellis loaded before the
- * pack would come from disk.
+ * Only the pack's loader and two leaves that a start never loads are imported statically: anything
+ * else of trellis loaded before the pack would come from disk.
  */
-import { renameSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { modulePackCodeCache, modulePackInUse, requireLib } from '../module-pack/load-pack'
 import { PACK_CODE_CACHE_FILE } from '../module-pack/pack-format'
+import { writeFileWhole } from '../base/write-file-whole'
 
 async function warm (step: string, dir: string, file: string, useOptions: boolean): Promise<void> {
   // the CLI modules `trellis start` runs from (serving starts from the pack too)
@@ -33,9 +32,7 @@ async function warm (step: string, dir: string, file: string, useOptions: boolea
     return
   }
   const cache = modulePackCodeCache() as Buffer
-  const tmp = join(dir, `${PACK_CODE_CACHE_FILE}.${process.pid}.tmp`)
-  writeFileSync(tmp, cache)
-  renameSync(tmp, join(dir, PACK_CODE_CACHE_FILE))
+  writeFileWhole(dir, PACK_CODE_CACHE_FILE, cache)
   process.stdout.write(JSON.stringify({ codeCacheBytes: cache.length }) + '\n')
 }
 

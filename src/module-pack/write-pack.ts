@@ -5,9 +5,10 @@
  * source, unchanged, in the function Node's loader would wrap it in. A require() the pack cannot
  * resolve (a computed name, an optional module) is left to Node at run time.
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { builtinModules, createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'
+import { writeFileWhole as writeFile } from '../base/write-file-whole'
 import { PACK_FILE, PACK_FORMAT, PACK_INDEX_FILE, PACK_ROOTS, UNPACKED_PACKAGES, type PackIndex, type PackedFile } from './pack-format'
 
 const LITERAL_REQUIRE = /\brequire\((['"])([^'"\n]+)\1\)/g
@@ -105,12 +106,6 @@ export function packText (libDir: string, modules: readonly Collected[]): string
     text += `[${JSON.stringify(slashes(relative(libDir, m.file)))}, ${JSON.stringify(requires)}, function (exports, require, module, __filename, __dirname) {${source}\n}],\n`
   }
   return text + ']\n'
-}
-
-function writeFile (dir: string, name: string, data: string): void {
-  const tmp = join(dir, `${name}.${process.pid}.tmp`)
-  writeFileSync(tmp, data)
-  renameSync(tmp, join(dir, name))
 }
 
 export interface PackSummary { modules: number, bytes: number }

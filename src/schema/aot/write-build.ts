@@ -5,9 +5,10 @@
  * temporary name and a rename: a start that reads the directory meanwhile finds no build, or a whole one.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
+import { writeFileWhole as writeFile } from '../../base/write-file-whole'
 import { runtimeRequire } from '../validation/compile-cache/load-standalone'
 import { CODE_CACHE_FILE, MANIFEST_FILE, MODULE_FILE, moduleText, type AotManifest, type ModuleLists } from './build-format'
 import { aotIdentity } from './identity'
@@ -20,12 +21,6 @@ export interface AotBuildSummary {
   atStart: number
   moduleBytes: number
   codeCacheBytes: number
-}
-
-function writeFile (dir: string, name: string, data: string | Buffer): void {
-  const tmp = join(dir, `${name}.${process.pid}.tmp`)
-  writeFileSync(tmp, data)
-  renameSync(tmp, join(dir, name))
 }
 
 function indexes (keys: readonly string[]): Record<string, number> {
