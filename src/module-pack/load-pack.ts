@@ -63,6 +63,11 @@ function writableByAnyone (path: string): boolean {
   return stat !== undefined && (stat.mode & 0o002) !== 0
 }
 
+function isPackedFile (file: unknown): file is PackIndex['files'][number] {
+  const f = file as Partial<PackIndex['files'][number]> | null
+  return f !== null && typeof f === 'object' && typeof f.path === 'string' && typeof f.size === 'number' && typeof f.mtimeMs === 'number'
+}
+
 function readIndex (dir: string): PackIndex | string | undefined {
   let text: string
   try {
@@ -72,7 +77,9 @@ function readIndex (dir: string): PackIndex | string | undefined {
   }
   try {
     const index = JSON.parse(text) as Partial<PackIndex>
-    if (index.format !== PACK_FORMAT || typeof index.bytes !== 'number' || !Array.isArray(index.files)) return `${PACK_INDEX_FILE} is not a module pack index of this trellis`
+    if (index.format !== PACK_FORMAT || typeof index.bytes !== 'number' || !Array.isArray(index.files) || !index.files.every(isPackedFile)) {
+      return `${PACK_INDEX_FILE} is not a module pack index of this trellis`
+    }
     return index as PackIndex
   } catch {
     return `${PACK_INDEX_FILE} is not JSON`
@@ -121,7 +128,8 @@ export function openModulePack (dir: string, libDir: string): ActivePack | null 
     const script = new Script(text.toString('utf8'), {
       filename: packPath,
       cachedData,
-      // a dynamic import() inside a packed module resolves as it would from disk
+      // import() in code the pack runs resolves as from disk (modules with one are not packed:
+      // with a code cache, Node 20's V8 drops this callback)
       importModuleDynamically: vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER as never
     })
     const modules = script.runInThisContext() as PackedModule[]

@@ -147,6 +147,8 @@ test('the code cache made after a run is taken by the next process\'s pack; a ch
   assert.match(warningsDuring(() => openModulePack(out2, lib2)).warnings[0], /modules\.js is not the pack modules\.json describes/)
   writeFileSync(join(out2, 'modules.js'), 'syntax error ' + text.slice(13))
   assert.match(warningsDuring(() => openModulePack(out2, lib2)).warnings[0], /modules\.js failed to load/)
+  writeFileSync(join(out2, 'modules.json'), JSON.stringify({ format: 1, bytes: 1, files: [{ path: 7 }] }))
+  assert.match(warningsDuring(() => openModulePack(out2, lib2)).warnings[0], /modules\.json is not a module pack index of this trellis/)
   writeFileSync(join(out2, 'modules.json'), '{"format":0}')
   assert.match(warningsDuring(() => openModulePack(out2, lib2)).warnings[0], /modules\.json is not a module pack index of this trellis/)
   writeFileSync(join(out2, 'modules.json'), 'not json')
