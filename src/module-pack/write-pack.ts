@@ -2,8 +2,9 @@
  * Writes the module pack (./pack-format.ts) for the trellis installation this code runs from: starting
  * from every public entry's module, follows each literal `require('…')` that resolves to a JavaScript
  * file (not Node's own modules, JSON, native addons or UNPACKED_PACKAGES), and puts each module's
- * source, unchanged, in the function Node's loader would wrap it in. A require() the pack cannot
- * resolve (a computed name, an optional module) is left to Node at run time.
+ * source (the same program; characters outside ASCII escaped: asciiSource) in the function Node's
+ * loader would wrap it in. A require() the pack cannot resolve (a computed name, an optional module)
+ * is left to Node at run time.
  */
 import { readFileSync, statSync } from 'node:fs'
 import { builtinModules, createRequire } from 'node:module'
