@@ -27,7 +27,10 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { median } from './stats.mjs'
-import { machine, writeResults } from './results.mjs'
+import { machine, resultsHead, writeResults } from './results.mjs'
+import distinctSchemaParts from './distinct-schemas.cjs'
+
+const { distinctBody, distinctResponse } = distinctSchemaParts
 
 const require = createRequire(import.meta.url)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -46,32 +49,9 @@ const SCENARIOS = [
   { key: 'distinct', label: '1,000 routes, each a distinct body + response schema' }
 ]
 
-/** A body schema and a response schema that differ per route `i` (property names and limits). */
+/** A body schema and a response schema that differ per route `i` (bench/distinct-schemas.cjs). */
 function distinctSchemas (i) {
-  return {
-    body: {
-      type: 'object',
-      required: ['name' + i, 'count'],
-      properties: {
-        ['name' + i]: { type: 'string', maxLength: 20 + (i % 50) },
-        count: { type: 'integer', minimum: i % 7, maximum: 1000 + i },
-        tags: { type: 'array', maxItems: 5 + (i % 5), items: { type: 'string' } },
-        when: { type: 'string', format: 'date-time' }
-      }
-    },
-    response: {
-      200: {
-        type: 'object',
-        properties: {
-          ['id' + i]: { type: 'integer' },
-          name: { type: 'string' },
-          ok: { type: 'boolean' },
-          score: { type: 'number' },
-          items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
-        }
-      }
-    }
-  }
+  return { body: distinctBody(i), response: distinctResponse(i) }
 }
 
 const SHARED_BODY = {
@@ -186,7 +166,6 @@ async function main () {
   const host = machine()
   const command = (process.env.npm_lifecycle_event === 'bench:boot' ? 'npm run bench:boot' : 'node bench/boot.mjs') +
     (roundsAt >= 0 ? ` --rounds ${rounds}` : '')
-  const load = (xs) => xs.map((x) => x.toFixed(2)).join(' ')
   const footer = `(${process.version}, ${rounds} rounds, a fresh process per cell, medians)`
   const table = lines.join('\n') + '\n\n' + footer + '\n'
   console.log(table)
@@ -195,12 +174,7 @@ async function main () {
     nodeVersion: process.version,
     started,
     markdown: [
-      '# Boot: ready() for 1,000 routes',
-      '',
-      `Command: \`${command}\` (bench/boot.mjs; how it measures is described at the top of that file).`,
-      '',
-      `Run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - started.getTime()) / 1000)} s; ${host.text}; ` +
-        `node ${process.version}; load average before/after ${load(loadBefore)} / ${load(loadAfter)}.`,
+      resultsHead({ title: 'Boot: ready() for 1,000 routes', command, script: 'bench/boot.mjs', started, host, loadBefore, loadAfter }),
       '',
       table
     ].join('\n'),

@@ -40,7 +40,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { median } from './stats.mjs'
-import { machine, writeResults } from './results.mjs'
+import { machine, resultsHead, writeResults } from './results.mjs'
 
 const require = createRequire(import.meta.url)
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -192,7 +192,6 @@ async function main () {
     const host = machine()
     const command = (process.env.npm_lifecycle_event === 'bench:coldstart' ? 'npm run bench:coldstart --' : 'node bench/coldstart.mjs') +
       (args.length > 0 ? ' ' + args.join(' ') : '')
-    const load = (xs) => xs.map((x) => x.toFixed(2)).join(' ')
     const text = table(routeCounts, subjects, results, prepared) + '\n\n' +
       `(${process.version}, ${rounds} rounds, a fresh process per cell, interleaved; ms unless stated: medians (min–max); ` +
       '"/ F5": median of the per-round ratios to Fastify 5)\n'
@@ -202,12 +201,7 @@ async function main () {
       nodeVersion: process.version,
       started,
       markdown: [
-        '# Cold start: first line to listen() and to the first answer',
-        '',
-        `Command: \`${command}\` (bench/coldstart.mjs; how it measures is described at the top of that file).`,
-        '',
-        `Run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - started.getTime()) / 1000)} s; ${host.text}; ` +
-          `node ${process.version}; load average before/after ${load(loadBefore)} / ${load(loadAfter)}.`,
+        resultsHead({ title: 'Cold start: first line to listen() and to the first answer', command, script: 'bench/coldstart.mjs', started, host, loadBefore, loadAfter }),
         '',
         text
       ].join('\n'),

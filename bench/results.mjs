@@ -28,6 +28,22 @@ export function stamp (date) {
 }
 
 /**
+ * The head of a results file: its title, the command (with the script that describes the method),
+ * and the run's date, length, machine, Node version and load average before and after.
+ */
+export function resultsHead ({ title, command, script, started, host, loadBefore, loadAfter }) {
+  const load = (xs) => xs.map((x) => x.toFixed(2)).join(' ')
+  return [
+    `# ${title}`,
+    '',
+    `Command: \`${command}\` (${script}; how it measures is described at the top of that file).`,
+    '',
+    `Run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - started.getTime()) / 1000)} s; ${host.text}; ` +
+      `node ${process.version}; load average before/after ${load(loadBefore)} / ${load(loadAfter)}.`
+  ].join('\n')
+}
+
+/**
  * Writes `<name>-node<major>-<stamp>.md` and `.json` into RESULTS_DIR and prints where.
  * `nodeVersion` is the Node the measured code ran on (`v24.21.0`), `started` when the run began.
  */

@@ -3,6 +3,7 @@
 // routes `/r<i>/:id`, each with its own params, querystring, body and response schema (property
 // names and limits differ per route, so no two schemas are equal). N is COLDSTART_ROUTES (default 10).
 // The same module is what `trellis build` compiles ahead of time.
+const { distinctBody, distinctResponse } = require('../distinct-schemas.cjs')
 
 function schemas (i) {
   return {
@@ -18,28 +19,8 @@ function schemas (i) {
         n: { type: 'integer', maximum: 100 + i }
       }
     },
-    body: {
-      type: 'object',
-      required: ['name' + i, 'count'],
-      properties: {
-        ['name' + i]: { type: 'string', maxLength: 20 + (i % 50) },
-        count: { type: 'integer', minimum: i % 7, maximum: 1000 + i },
-        tags: { type: 'array', maxItems: 5 + (i % 5), items: { type: 'string' } },
-        when: { type: 'string', format: 'date-time' }
-      }
-    },
-    response: {
-      200: {
-        type: 'object',
-        properties: {
-          ['id' + i]: { type: 'integer' },
-          name: { type: 'string' },
-          ok: { type: 'boolean' },
-          count: { type: 'number' },
-          items: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'number' } } } }
-        }
-      }
-    }
+    body: distinctBody(i),
+    response: distinctResponse(i)
   }
 }
 

@@ -17,6 +17,7 @@ import { readFileSync, statSync } from 'node:fs'
 import Module = require('node:module')
 import { basename, dirname, join } from 'node:path'
 import { Script, constants as vmConstants } from 'node:vm'
+import { writableByAnyone } from '../base/writable-by-anyone'
 import { PACK_CODE_CACHE_FILE, PACK_FILE, PACK_FORMAT, PACK_INDEX_FILE, type PackIndex, type PackedModule } from './pack-format'
 
 interface NodeModule {
@@ -54,13 +55,6 @@ let active: ActivePack | null | undefined
 function ignore (dir: string, reason: string): null {
   process.emitWarning(`the module pack in ${dir} is not used: ${reason}; trellis loads its modules from disk`, 'TrellisWarning', 'TRLAOT002')
   return null
-}
-
-/** Whether anyone may write the file (a missing one: no). */
-function writableByAnyone (path: string): boolean {
-  if (process.platform === 'win32') return false
-  const stat = statSync(path, { throwIfNoEntry: false })
-  return stat !== undefined && (stat.mode & 0o002) !== 0
 }
 
 function isPackedFile (file: unknown): file is PackIndex['files'][number] {
@@ -111,7 +105,7 @@ export function openModulePack (dir: string, libDir: string): ActivePack | null 
   const packPath = join(dir, PACK_FILE)
   let text: Buffer
   try {
-    const open = [dir, packPath, join(dir, PACK_INDEX_FILE), join(dir, PACK_CODE_CACHE_FILE)].find(writableByAnyone)
+    const open = [dir, packPath, join(dir, PACK_INDEX_FILE), join(dir, PACK_CODE_CACHE_FILE)].find((path) => writableByAnyone(path, true))
     if (open !== undefined) return ignore(dir, `${open === dir ? 'the directory' : basename(open)} is writable by anyone (a pack is code the server runs)`)
     text = readFileSync(packPath)
   } catch (err) {

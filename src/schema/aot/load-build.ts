@@ -8,9 +8,10 @@
  * A build is code the server runs, as trusted as node_modules: a directory or module writable by
  * anyone is refused.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
+import { writableByAnyone } from '../../base/writable-by-anyone'
 import { markAjvStandalone } from '../validation/validate'
 import { runtimeRequire } from '../validation/compile-cache/load-standalone'
 import { serializerFromFactory, type CompileOptions, type SerializerFn } from '../serialization/compile'
@@ -68,10 +69,6 @@ function ignore (dir: string, reason: string): null {
   return null
 }
 
-function worldWritable (path: string): boolean {
-  return process.platform !== 'win32' && (statSync(path).mode & 0o002) !== 0
-}
-
 function isIndex (table: unknown): table is Record<string, number> {
   return table !== null && typeof table === 'object' && !Array.isArray(table)
 }
@@ -96,7 +93,7 @@ function readManifest (dir: string): AotManifest | string {
 
 function readBuild (dir: string): AotBuild | null {
   try {
-    if (worldWritable(dir)) return ignore(dir, 'the directory is writable by anyone (a build is code the server runs)')
+    if (writableByAnyone(dir)) return ignore(dir, 'the directory is writable by anyone (a build is code the server runs)')
   } catch (err) {
     return ignore(dir, (err as Error).message)
   }
@@ -105,7 +102,7 @@ function readBuild (dir: string): AotBuild | null {
   const modulePath = join(dir, MODULE_FILE)
   let bytes: Buffer
   try {
-    if (worldWritable(modulePath)) return ignore(dir, `${MODULE_FILE} is writable by anyone (a build is code the server runs)`)
+    if (writableByAnyone(modulePath)) return ignore(dir, `${MODULE_FILE} is writable by anyone (a build is code the server runs)`)
     bytes = readFileSync(modulePath)
   } catch (err) {
     return ignore(dir, `${MODULE_FILE} is unreadable (${(err as Error).message})`)
