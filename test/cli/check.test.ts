@@ -55,7 +55,7 @@ test('trellis check of an application already written the Fastify 5 way finds no
 test('trellis check without a file prints its usage and exits 1; a missing file is one clear line', () => {
   const usage = spawnSync(process.execPath, [bin, 'check'], { cwd: root, encoding: 'utf8' })
   assert.equal(usage.status, 1)
-  assert.match(usage.stdout, /Usage: trellis check <app-file>/)
+  assert.match(usage.stdout, /Usage: trellis check \[--line 4\|5\] <app-file>/)
   const missing = spawnSync(process.execPath, [bin, 'check', join(fixtures, 'nope.js')], { cwd: root, encoding: 'utf8' })
   assert.equal(missing.status, 1)
   assert.match(missing.stderr, /^trellis: application file not found: /)
