@@ -53,12 +53,12 @@ export function nestedFastify (root: string): NestedFastify[] {
   const packagesIn = (modules: string): string[] => {
     const out: string[] = []
     let names: string[]
-    try { names = readdirSync(modules) } catch { return out }
+    try { names = readdirSync(modules).sort() } catch { return out }
     for (const name of names) {
       if (name.startsWith('.')) continue
       const full = join(modules, name)
       if (!name.startsWith('@')) { out.push(full); continue }
-      try { for (const scoped of readdirSync(full)) if (!scoped.startsWith('.')) out.push(join(full, scoped)) } catch {}
+      try { for (const scoped of readdirSync(full).sort()) if (!scoped.startsWith('.')) out.push(join(full, scoped)) } catch {}
     }
     return out
   }

@@ -17,6 +17,8 @@ async function warm (step: string, dir: string, file: string, useOptions: boolea
   // the CLI modules `trellis start` runs from (serving starts from the pack too)
   requireLib('cli/main.js')
   requireLib('cli/serve.js')
+  // both lines' entries: an application's require('fastify') under the package alias loads one of them
+  requireLib('index.js')
   requireLib('v5.js')
   const trellis = (requireLib(line === '5' ? 'v5.js' : 'index.js') as { default: (options: unknown) => any }).default
   const { loadApp } = requireLib('cli/load-app.js') as typeof import('./load-app')
