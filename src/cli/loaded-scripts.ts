@@ -6,9 +6,13 @@
  */
 import { Session } from 'node:inspector'
 import { isAbsolute } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { findSourceMap } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-/** Lines (1-based, inclusive) of a function's text in a file, as V8 compiled it. */
+/**
+ * Lines (1-based, inclusive) of a function's text in its source file: through the script's source
+ * map when it has one (code a loader such as tsx transformed), else as V8 compiled it.
+ */
 export interface FunctionSpan { file: string, first: number, last: number }
 
 const SLOT = '__trellisCheckFunction'
@@ -20,6 +24,20 @@ function fileOf (url: string): string | undefined {
   return isAbsolute(url) ? url : undefined
 }
 
+interface Position { line: number, column: number }
+
+/** The span between two 0-based positions of a compiled file, in the source its source map names; undefined without a map. */
+function original (file: string, start: Position, end: Position): FunctionSpan | undefined {
+  let map: ReturnType<typeof findSourceMap>
+  try { map = findSourceMap(file) ?? findSourceMap(pathToFileURL(file).href) } catch { return undefined }
+  if (map === undefined) return undefined
+  const from = map.findEntry(start.line, start.column) as { originalSource?: string, originalLine?: number }
+  const to = map.findEntry(end.line, end.column) as { originalSource?: string, originalLine?: number }
+  if (from.originalLine === undefined || to.originalLine === undefined || from.originalSource !== to.originalSource) return undefined
+  const source = from.originalSource === undefined ? file : fileOf(from.originalSource) ?? file
+  return { file: source, first: from.originalLine + 1, last: Math.max(from.originalLine, to.originalLine) + 1 }
+}
+
 export class LoadedScripts {
   private readonly session = new Session()
   private readonly byId = new Map<string, string>()
@@ -27,6 +45,8 @@ export class LoadedScripts {
   private open = true
 
   constructor () {
+    // keeps the source maps of what loads from now on (tsx's, for one): see spanOf
+    process.setSourceMapsEnabled(true)
     this.session.connect()
     this.session.on('Debugger.scriptParsed', (message: { params: { scriptId: string, url: string } }) => {
       const file = fileOf(message.params.url)
@@ -59,13 +79,16 @@ export class LoadedScripts {
       const evaluated = this.post('Runtime.evaluate', { expression: `globalThis.${SLOT}` }) as { result?: { objectId?: string } } | undefined
       const objectId = evaluated?.result?.objectId
       if (objectId === undefined) return undefined
-      const props = this.post('Runtime.getProperties', { objectId, ownProperties: true }) as { internalProperties?: Array<{ name: string, value?: { value?: { scriptId: string, lineNumber: number } } }> } | undefined
+      const props = this.post('Runtime.getProperties', { objectId, ownProperties: true }) as { internalProperties?: Array<{ name: string, value?: { value?: { scriptId: string, lineNumber: number, columnNumber: number } } }> } | undefined
       this.post('Runtime.releaseObject', { objectId })
       const location = props?.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value
       const file = location === undefined ? undefined : this.byId.get(location.scriptId)
       if (location === undefined || file === undefined) return undefined
-      const lines = Function.prototype.toString.call(fn).split('\n').length
-      return { file, first: location.lineNumber + 1, last: location.lineNumber + lines }
+      const lines = Function.prototype.toString.call(fn).split('\n')
+      const last = lines[lines.length - 1]
+      const end = { line: location.lineNumber + lines.length - 1, column: lines.length === 1 ? location.columnNumber + last.length - 1 : last.length - 1 }
+      return original(file, { line: location.lineNumber, column: location.columnNumber }, end) ??
+        { file, first: location.lineNumber + 1, last: end.line + 1 }
     } finally {
       Reflect.deleteProperty(global, SLOT)
     }

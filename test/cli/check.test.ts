@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../production/helpers'
 
@@ -76,6 +76,43 @@ test('trellis check of a half-migrated Fastify 5 application: loaded on its line
   assert.doesNotMatch(out, /app\.backup\.js|trellis-openapi|cors/)
   assert.match(out, /4 finding\(s\): 0 that break on Fastify 5, 0 that change behaviour, 4 handled by the Fastify 4 bridge\. Nothing breaks: the application runs on trellis\/v5\./)
   assert.equal(status, 0, out)
+})
+
+test('trellis check of a TypeScript ES module application under tsx: places are the .ts lines (through the source maps)', () => {
+  const dir = tempDir('trellis-check-ts-')
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ts-app', type: 'module', trellis: { fastifyLine: 5 } }))
+  writeFileSync(join(dir, 'legacy.ts'), [
+    "import fp from 'fastify-plugin'",
+    '',
+    'interface Options { suffix?: string }',
+    '',
+    'export default fp(async function legacy (app: any, opts: Options) {',
+    "  const suffix: string = opts.suffix ?? ''",
+    "  app.get('/legacy', async (request: any, reply: any) => {",
+    '    return reply.redirect(302, "/items?from=" + request.routerPath + suffix)',
+    '  })',
+    "}, { name: 'legacy-ts', fastify: '4.x' })",
+    ''
+  ].join('\n'))
+  writeFileSync(join(dir, 'app.ts'), [
+    "import legacy from './legacy.ts'",
+    '',
+    'export default async function app (app: any): Promise<void> {',
+    '  await app.register(legacy)',
+    "  app.get('/own', async (request: any) => ({ path: request.routerPath }))",
+    '}',
+    ''
+  ].join('\n'))
+  const run = spawnSync(process.execPath, [bin, 'check', 'app.ts'], { cwd: dir, encoding: 'utf8', timeout: 60000, env: { ...process.env, NODE_OPTIONS: '--import tsx' } })
+  const out = run.stdout + run.stderr
+  assert.equal(run.status, 1, out)
+  assert.deepEqual(findings(out), [
+    { severity: 'breaks', what: 'request.routerPath', where: 'app.ts:5' },
+    { severity: 'bridged', what: "plugin 'legacy-ts' declares fastify '4.x': the Fastify 4 bridge runs it on Fastify 5", where: 'legacy.ts:5' },
+    { severity: 'bridged', what: 'request.routerPath', where: 'legacy.ts:8' },
+    { severity: 'bridged', what: 'reply.redirect(code, url)', where: 'legacy.ts:8' }
+  ], out)
 })
 
 test('trellis check reads the files the application loads: a module of its own that uses a Fastify 4 accessor breaks, exit 1', () => {
