@@ -168,6 +168,7 @@ export async function check (file: string, lineFlag?: string): Promise<CheckResu
   for (const { plugin, range, fn } of state?.declaredRanges ?? []) {
     if (OWN_PLUGINS.has(plugin) || satisfies(FASTIFY5_COMPAT_VERSION, range) || !acceptsFastify4(range)) continue
     const span = scripts.spanOf(fn)
+    if (span !== undefined && isTrellisFile(span.file, packageRoot)) continue // one of trellis' own, whatever its name
     if (span !== undefined) bridgedSpans.push(span)
     found.push({ severity: 'bridged', what: `plugin '${plugin}' declares fastify '${range}': the Fastify 4 bridge runs it on Fastify 5`, where: span !== undefined ? show({ file: span.file, line: span.first }) : 'plugins', instead: 'its Fastify 5 major, when there is one' })
   }
