@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { createApp } from '../instance/create-app'
+import { createOnLine } from './factory'
 import type { FastifyLine } from '../base/version'
 import { UsageError } from './args'
 import { loadApp } from './load-app'
@@ -91,7 +91,7 @@ export async function build (file: string, out: string, useOptions: boolean, lin
   const loaded = await loadApp(file)
   const options = useOptions && loaded.options !== undefined ? { ...loaded.options } : {}
   const recorder = startAotRecording()
-  const app = createApp(options, line)
+  const app = createOnLine(options, line)
   try {
     app.register(loaded.plugin as never)
     await app.ready()

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { dirname, extname, join, relative, resolve, sep } from 'node:path'
-import { createApp } from '../instance/create-app'
+import { createOnLine } from './factory'
 import { warnings } from '../base/warnings'
 import { FASTIFY5_COMPAT_VERSION, type FastifyLine } from '../base/version'
 import { contextOf } from '../context/plugin-context'
@@ -154,7 +154,7 @@ export async function check (file: string, lineFlag?: string): Promise<CheckResu
       if (rule === undefined) { (emit as (...a: unknown[]) => void).call(process, message, type, code, ...rest); return }
       pending.push({ rule, place: callerOf(new Error().stack, packageRoot), route: /on route (\S+?)\.? /.exec(text)?.[1] })
     } as typeof process.emitWarning
-    app = createApp(loaded.options, line)
+    app = createOnLine(loaded.options, line)
     app.register(loaded.plugin)
     await app.ready()
   } catch (err) {

@@ -9,7 +9,7 @@
  */
 import cluster from 'node:cluster'
 import { hostname } from 'node:os'
-import { createApp } from '../instance/create-app'
+import { createOnLine } from './factory'
 import type { FastifyLine } from '../base/version'
 import type { TrellisOptions } from '../types/server-options'
 import type { TrellisInstance } from '../types/instance'
@@ -78,7 +78,7 @@ export async function serve (opts: StartOptions): Promise<TrellisInstance> {
   const { line } = appLine(opts.file as string, opts.line)
   followLine(line) // before the application loads: require('fastify') under the alias gives this line
   const app = await loadApp(opts.file as string)
-  const server = createApp(serverOptions(opts, app.options, app.path, line), line) as unknown as TrellisInstance
+  const server = createOnLine(serverOptions(opts, app.options, app.path, line), line)
   const pluginOptions: Record<string, unknown> = opts.prefix !== undefined ? { prefix: opts.prefix } : {}
   server.register(app.plugin as any, pluginOptions)
   installShutdown(server, opts.closeTimeout, opts.drainDelay)
