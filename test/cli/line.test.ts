@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appLine } from '../../src/cli/line'
 import { UsageError } from '../../src/cli/args'
@@ -76,6 +76,23 @@ describe('trellis start', { concurrency: true }, () => {
       versions.push(JSON.parse((await request(port, '/version')).body).version)
     }
     assert.deepEqual(versions, ['4.29.1', '5.12.8', '5.12.8'])
+  })
+
+  test('--options on the Fastify 5 line: an exported loggerInstance is the logger (each worker logs through a child of it)', async (t) => {
+    const dir = tempApp({
+      'package.json': JSON.stringify({ name: 'v5-logger', trellis: { fastifyLine: 5 } }),
+      'app.cjs': "module.exports = async (app) => { app.get('/version', async (request) => { request.log.info('from the handler'); return { version: app.version } }) }\n" +
+        "module.exports.options = { loggerInstance: require('pino')({ base: { app: 'v5-logger' } }) }\n"
+    })
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+    for (const workers of ['1', '2']) {
+      const { run, port } = await started(['--options', '--workers', workers, 'app.cjs'], {}, dir)
+      t.after(() => stop(run))
+      assert.equal(JSON.parse((await request(port, '/version')).body).version, '5.12.8')
+      const line = await run.waitFor((l) => l.msg === 'from the handler')
+      assert.equal(line.app, 'v5-logger', 'the exported instance wrote it')
+      assert.equal(typeof line.worker, workers === '1' ? 'undefined' : 'number')
+    }
   })
 
   test('--workers 2: every worker runs the application\'s line; the primary logs it', async (t) => {
