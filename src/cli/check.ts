@@ -150,7 +150,8 @@ export async function check (file: string, lineFlag?: string): Promise<CheckResu
       if (key === 'FSTDEP021' && text.includes('json shorthand')) key = 'FSTDEP022'
       for (const warning of Object.values(warnings)) warning.emitted = false // every occurrence, not once per process
       if (key === 'TRLBRG001' || key === 'TRLBRG002') return // reported below, plugin by plugin
-      const rule = WARNING_RULES[key]
+      // Fastify 5's own FSTDEP022 (router options at the top level) is not the Fastify 4 one
+      const rule = line === 5 && String(code) === 'FSTDEP022' ? undefined : WARNING_RULES[key]
       if (rule === undefined) { (emit as (...a: unknown[]) => void).call(process, message, type, code, ...rest); return }
       pending.push({ rule, place: callerOf(new Error().stack, packageRoot), route: /on route (\S+?)\.? /.exec(text)?.[1] })
     } as typeof process.emitWarning

@@ -135,6 +135,16 @@ test('trellis check of an application that does not load on the line asked for s
   assert.equal(routerPath?.where, `${half}legacy.js:8`, 'the source findings of the files loaded before the failure')
 })
 
+test('trellis check on the Fastify 5 line: Fastify 5\'s own FSTDEP022 (router options at the top level) is its warning, not a finding', () => {
+  const dir = tempDir('trellis-check-v5-warning-')
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'router-options', trellis: { fastifyLine: 5 } }))
+  writeFileSync(join(dir, 'app.js'), "module.exports = async (app) => { app.get('/', async () => 'ok') }\nmodule.exports.options = { ignoreTrailingSlash: true }\n")
+  const run = spawnSync(process.execPath, [bin, 'check', 'app.js'], { cwd: dir, encoding: 'utf8', timeout: 60000 })
+  assert.equal(run.status, 0, run.stdout + run.stderr)
+  assert.match(run.stdout, /Nothing found/)
+  assert.match(run.stderr, /\[FSTDEP022\] FastifyWarning: The router options for ignoreTrailingSlash property access is deprecated/)
+})
+
 test('trellis check names every package that loads a nested real fastify under the package alias, and the overrides line that fixes it', () => {
   const dir = tempDir('trellis-check-nested-')
   const pkg = (path: string, json: object): void => {
