@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appLine } from '../../src/cli/line'
 import { UsageError } from '../../src/cli/args'
@@ -93,6 +93,24 @@ describe('trellis start', { concurrency: true }, () => {
       assert.equal(line.app, 'v5-logger', 'the exported instance wrote it')
       assert.equal(typeof line.worker, workers === '1' ? 'undefined' : 'number')
     }
+  })
+
+  test('under the package alias, the application\'s own require(\'fastify\') gives the line the command runs (--line 5)', async (t) => {
+    // an install aliased as `fastify`: trellis' package.json and dist/ in node_modules/fastify
+    const dir = tempApp({
+      'package.json': JSON.stringify({ name: 'aliased', dependencies: { fastify: 'file:/abs/trellis-0.1.0.tgz' } }),
+      'app.cjs': "const fastify = require('fastify')\nmodule.exports = async (app) => { app.get('/version', async () => ({ server: app.version, own: fastify().version })) }\n"
+    })
+    const installed = join(dir, 'node_modules', 'fastify')
+    mkdirSync(installed, { recursive: true })
+    cpSync(join(ROOT, 'package.json'), join(installed, 'package.json'))
+    cpSync(join(ROOT, 'dist'), join(installed, 'dist'), { recursive: true })
+    symlinkSync(join(ROOT, 'node_modules'), join(installed, 'node_modules')) // trellis' own dependencies
+    const port = await freePort()
+    const run = runTrellis(['start', '-a', '127.0.0.1', '-p', String(port), '--line', '5', 'app.cjs'], { cwd: dir, command: join(installed, 'dist', 'bin', 'trellis.js') })
+    t.after(() => stop(run))
+    await run.waitFor(listeningLine)
+    assert.deepEqual(JSON.parse((await request(port, '/version')).body), { server: '5.12.8', own: '5.12.8' })
   })
 
   test('--workers 2: every worker runs the application\'s line; the primary logs it', async (t) => {
