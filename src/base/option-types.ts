@@ -10,7 +10,8 @@ import type { FastifyLine } from './version'
 export interface SchemaCacheOptions { dir: string }
 
 /** A directory written by `trellis build`: compiled validators and serializers read at start (docs/deployment.md). */
-export interface AotOptions { dir: string }
+/** A `trellis build` directory to read, and the Fastify line of the application reading it (a build records its line). */
+export interface AotOptions { dir: string; line: FastifyLine }
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 

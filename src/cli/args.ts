@@ -9,6 +9,8 @@ export class UsageError extends Error {}
 
 export interface StartOptions {
   file: string | undefined
+  /** the --line flag as given (./line.ts reads the environment and package.json after it) */
+  line: string | undefined
   port: number
   address: string
   prefix: string | undefined
@@ -30,6 +32,7 @@ interface Flag { name: keyof StartOptions; kind: Kind; short?: string; env: stri
 
 /** Every flag of `trellis start`, in help order; `env` lists the variables read when the flag is absent. */
 export const FLAGS: Array<Flag & { flag: string; help: string }> = [
+  { flag: 'line', name: 'line', kind: 'string', env: [], help: 'Fastify line: 4 or 5 [env: TRELLIS_FASTIFY_LINE; else package.json "trellis": { "fastifyLine" }; else 4]' },
   { flag: 'port', name: 'port', kind: 'string', short: 'p', env: ['TRELLIS_PORT', 'PORT'], help: 'port to listen on (default 3000)' },
   { flag: 'address', name: 'address', kind: 'string', short: 'a', env: ['TRELLIS_ADDRESS'], help: 'address to listen on (default localhost; 0.0.0.0 when KUBERNETES_SERVICE_HOST is set)' },
   { flag: 'prefix', name: 'prefix', kind: 'string', short: 'x', env: ['TRELLIS_PREFIX'], help: 'prefix for every route of the application' },
@@ -51,6 +54,11 @@ function integer (flag: string, value: string, min: number, max = Number.MAX_SAF
   const n = Number(value)
   if (n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${n}`)
   return n
+}
+
+function lineValue (value: string): string {
+  if (value.trim() !== '4' && value.trim() !== '5') throw new UsageError(`--line must be 4 or 5, got ${JSON.stringify(value)}`)
+  return value.trim()
 }
 
 function bool (flag: string, value: string): boolean {
@@ -105,6 +113,7 @@ export function parseStartArgs (argv: string[], env: NodeJS.ProcessEnv = process
   const prefix = get('prefix')
   return {
     file: positional[0],
+    line: get('line') === undefined ? undefined : lineValue(get('line') as string),
     port: get('port') === undefined ? 3000 : integer('port', get('port') as string, 0, 65535),
     address: get('address') ?? (env.KUBERNETES_SERVICE_HOST !== undefined ? '0.0.0.0' : 'localhost'),
     prefix: prefix === undefined || prefix === '' ? undefined : (prefix.startsWith('/') ? prefix : `/${prefix}`),

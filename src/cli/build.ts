@@ -4,28 +4,35 @@
  * serializer they compile, and writes them into <dir> (default ./trellis-build): one module, its V8
  * code cache and a manifest (../schema/aot/). A process started with TRELLIS_AOT_DIR=<dir> (or the
  * `aot: { dir }` option) reads them instead of compiling. An application that fails ready() (an
- * invalid schema) writes nothing.
+ * invalid schema) writes nothing. The build runs the application on its Fastify line (./line.ts)
+ * and records it: a start on the other line does not use the build (TRLAOT002).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import trellis from '../index'
+import { createOnLine } from './factory'
+import type { FastifyLine } from '../base/version'
 import { UsageError } from './args'
 import { loadApp } from './load-app'
+import { appLine, followLine } from './line'
 import { startAotRecording, stopAotRecording } from '../schema/aot/recording'
 import { writeAotBuild, type AotBuildSummary } from '../schema/aot/write-build'
 import { writeModulePack } from '../module-pack/write-pack'
 
-export interface BuildArgs { file: string | undefined, out: string, options: boolean, help: boolean }
+export interface BuildArgs { file: string | undefined, out: string, options: boolean, line: string | undefined, help: boolean }
 
 export const DEFAULT_BUILD_DIR = 'trellis-build'
 
 export function parseBuildArgs (argv: string[]): BuildArgs {
-  const args: BuildArgs = { file: undefined, out: DEFAULT_BUILD_DIR, options: false, help: false }
+  const args: BuildArgs = { file: undefined, out: DEFAULT_BUILD_DIR, options: false, line: undefined, help: false }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--help' || arg === '-h') args.help = true
-    else if (arg === '--options' || arg === '-o') args.options = true
+    else if (arg === '--line' || arg.startsWith('--line=')) {
+      const value = arg.startsWith('--line=') ? arg.slice(7) : argv[++i]
+      if (value !== '4' && value !== '5') throw new UsageError(`--line must be 4 or 5, got ${JSON.stringify(value ?? '')}`)
+      args.line = value
+    } else if (arg === '--options' || arg === '-o') args.options = true
     else if (arg === '--out' || arg === '-d' || arg.startsWith('--out=')) {
       const value = arg.startsWith('--out=') ? arg.slice(6) : argv[++i]
       if (value === undefined || value === '') throw new UsageError('--out needs a directory')
@@ -44,19 +51,19 @@ export interface ModulePackSummary {
   codeCacheBytes: number | string
 }
 
-export interface BuildResult extends AotBuildSummary { dir: string, ms: number, pack: ModulePackSummary }
+export interface BuildResult extends AotBuildSummary { dir: string, ms: number, pack: ModulePackSummary, line: FastifyLine }
 
 /**
  * The module pack (../module-pack/): a first pack of every module trellis may load; a process started
  * from it (./warm-pack.ts) lists the modules a start evaluates; the pack is written again with only
  * those, and a second process started from it makes its V8 code cache.
  */
-function buildModulePack (dir: string, file: string, useOptions: boolean): ModulePackSummary {
+function buildModulePack (dir: string, file: string, useOptions: boolean, line: FastifyLine): ModulePackSummary {
   const libDir = join(__dirname, '..')
   // trellis running from its TypeScript sources (tests) has no modules to pack
   if (!existsSync(join(libDir, 'index.js'))) return { modules: 0, bytes: 0, codeCacheBytes: 'trellis runs from its sources' }
   const warm = (step: 'list' | 'cache'): { ok: true, out: Record<string, unknown> } | { ok: false, why: string } => {
-    const child = spawnSync(process.execPath, [...process.execArgv, join(__dirname, 'warm-pack.js'), step, dir, resolve(file), useOptions ? '1' : '0'], {
+    const child = spawnSync(process.execPath, [...process.execArgv, join(__dirname, 'warm-pack.js'), step, dir, resolve(file), useOptions ? '1' : '0', String(line)], {
       env: { ...process.env, TRELLIS_AOT_DIR: dir },
       encoding: 'utf8'
     })
@@ -76,12 +83,15 @@ function buildModulePack (dir: string, file: string, useOptions: boolean): Modul
   return { ...written, codeCacheBytes }
 }
 
-export async function build (file: string, out: string, useOptions: boolean): Promise<BuildResult> {
+/** `lineFlag`: the --line value when given. */
+export async function build (file: string, out: string, useOptions: boolean, lineFlag?: string): Promise<BuildResult> {
   const started = performance.now()
+  const { line } = appLine(file, lineFlag)
+  followLine(line) // the application's own require('fastify') under the alias, and the warm starts below
   const loaded = await loadApp(file)
   const options = useOptions && loaded.options !== undefined ? { ...loaded.options } : {}
   const recorder = startAotRecording()
-  const app = trellis(options as never)
+  const app = createOnLine(options, line)
   try {
     app.register(loaded.plugin as never)
     await app.ready()
@@ -89,21 +99,21 @@ export async function build (file: string, out: string, useOptions: boolean): Pr
     stopAotRecording()
   }
   const dir = resolve(out)
-  const summary = writeAotBuild(dir, recorder)
+  const summary = writeAotBuild(dir, recorder, line)
   await app.close()
-  const pack = buildModulePack(dir, file, useOptions)
-  return { ...summary, dir, ms: performance.now() - started, pack }
+  const pack = buildModulePack(dir, file, useOptions, line)
+  return { ...summary, dir, ms: performance.now() - started, pack, line }
 }
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
 
 export function formatBuild (file: string, result: BuildResult): string {
   const atStart = result.atStart > 0 ? `; ${result.atStart} cannot be stored and compile at every start` : ''
-  return `trellis build ${file}: ${result.validators} validators, ${result.serializers} serializers${atStart}\n` +
+  return `trellis build ${file} (Fastify ${result.line} line): ${result.validators} validators, ${result.serializers} serializers${atStart}\n` +
     `  wrote ${result.dir} (module ${mb(result.moduleBytes)}, V8 code cache ${mb(result.codeCacheBytes)}) in ${(result.ms / 1000).toFixed(1)} s\n` +
     (result.pack.modules === 0
       ? `  no module pack: ${String(result.pack.codeCacheBytes)}\n`
       : `  module pack: ${result.pack.modules} modules of trellis and its dependencies (${mb(result.pack.bytes)}), ` +
         (typeof result.pack.codeCacheBytes === 'number' ? `V8 code cache ${mb(result.pack.codeCacheBytes)}\n` : `no V8 code cache: ${result.pack.codeCacheBytes}\n`)) +
-    `  start with TRELLIS_AOT_DIR=${result.dir} (or the server option aot: { dir }), on this Node version (${process.version})\n`
+    `  start with TRELLIS_AOT_DIR=${result.dir} (or the server option aot: { dir }), on the Fastify ${result.line} line and this Node version (${process.version})\n`
 }

@@ -7,12 +7,15 @@ export function usage (): string {
 
 Commands:
   start [options] <app-file>   serve an application module (a plugin)
-  check <app-file>             list what the application uses that changes in Fastify 5
-  build [--out <dir>] <app-file>
+  check [--line 4|5] <app-file>
+                               list what the application uses that changes in Fastify 5
+  build [--out <dir>] [--line 4|5] <app-file>
                                compile every validator and serializer ahead of time, for a fast start
   help                         show this help
   version                      print trellis's version
 
+Each command runs the application on its Fastify line: --line, else TRELLIS_FASTIFY_LINE, else
+"trellis": { "fastifyLine": 5 } in its package.json, else 4.
 Run "trellis start --help" for the start options.
 ${docsLine()}
 `
@@ -40,13 +43,19 @@ onClose hooks run) within --close-timeout; a second signal exits at once.
 }
 
 export function checkUsage (): string {
-  return `Usage: trellis check <app-file>
+  return `Usage: trellis check [--line 4|5] <app-file>
 ${docsLine()}
 
-Loads <app-file> (the module \`trellis start\` takes) on the Fastify 4 line, runs ready(), and lists
-what it uses that changes or disappears in Fastify 5 (trellis/v5), each with where it was found
-and what to write instead: warnings its loading raises, its routes, plugins and options, and the
-text of the source files beside it. Exit status 1 when something breaks on Fastify 5.
+Loads <app-file> (the module \`trellis start\` takes) on its Fastify line (--line, else
+TRELLIS_FASTIFY_LINE, else "trellis": { "fastifyLine": 5 } in its package.json, else 4), runs
+ready(), and lists what it uses that changes or disappears in Fastify 5 (trellis/v5), each with
+where it was found and what to write instead: warnings its loading raises, its routes, plugins and
+options, and the text of the source files it loaded. "bridged" items are what the Fastify 4 bridge
+carries on Fastify 5 (a plugin declaring fastify '4.x', and the Fastify 4 usages inside it that
+the bridge answers). Under the package alias it also names every package that loads a nested copy
+of the real fastify. An application that does not load is reported with the reason, with the
+findings of its source files. Rerun it at every step of a move from Fastify 4 to 5.
+Exit status 1 when something breaks on Fastify 5 (bridged and changed items alone: 0).
 `
 }
 
@@ -63,6 +72,9 @@ Build with the Node version and flags the server runs with. An invalid schema fa
 Options:
   -d, --out <dir>    where to write the build (default ./trellis-build)
   -o, --options      use the server options the module exports, as trellis start --options
+      --line <4|5>   the Fastify line (default: TRELLIS_FASTIFY_LINE, else package.json
+                     "trellis": { "fastifyLine" }, else 4); the build records it, and a start
+                     on the other line does not use the build (TRLAOT002)
   -h, --help         show this help
 `
 }

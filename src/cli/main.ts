@@ -6,6 +6,7 @@
 import cluster from 'node:cluster'
 import { parseStartArgs, UsageError, type StartOptions } from './args'
 import { usage, startUsage, checkUsage, buildUsage } from './help'
+import { lineFlag } from './line'
 import type { BuildArgs } from './build'
 import { VERSION } from '../base/version'
 
@@ -27,7 +28,16 @@ async function start (argv: string[]): Promise<void> {
   }
   if (opts.help) { process.stdout.write(startUsage()); return }
   if (opts.file === undefined) fail(`missing the application file\n\n${startUsage()}`)
-  if (opts.workers > 1 && cluster.isPrimary) { (await import('./primary')).runPrimary(opts); return }
+  if (opts.workers > 1 && cluster.isPrimary) {
+    const { runPrimary } = await import('./primary')
+    try {
+      runPrimary(opts)
+    } catch (err) {
+      if (err instanceof UsageError) fail(err.message)
+      throw err
+    }
+    return
+  }
   const { serve, STARTUP_FAILED } = await import('./serve')
   try {
     await serve(opts)
@@ -44,23 +54,30 @@ async function start (argv: string[]): Promise<void> {
 }
 
 async function runCheck (argv: string[]): Promise<void> {
-  const file = argv.find((a) => !a.startsWith('-'))
+  let flag: { value: string | undefined, rest: string[] }
+  try {
+    flag = lineFlag(argv)
+  } catch (err) {
+    if (err instanceof UsageError) fail(`${err.message}\n\n${checkUsage()}`)
+    throw err
+  }
+  const file = flag.rest.find((a) => !a.startsWith('-'))
   if (file === undefined || argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(checkUsage())
     if (file === undefined && !argv.includes('--help') && !argv.includes('-h')) process.exitCode = 1
     return
   }
   const { check, formatFindings } = await import('./check')
-  let found
+  let result
   try {
-    found = await check(file)
+    result = await check(file, flag.value)
   } catch (err) {
     if (err instanceof UsageError) fail(err.message)
-    fail(`the application failed to load: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+    fail(`the check failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
   }
-  process.stdout.write(formatFindings(file, found))
+  process.stdout.write(formatFindings(file, result))
   // exit 1 when something breaks on Fastify 5; the process may hold handles the app opened
-  process.exit(found.some((f) => f.severity === 'breaks') ? 1 : 0)
+  process.exit(result.findings.some((f) => f.severity === 'breaks') ? 1 : 0)
 }
 
 async function runBuild (argv: string[]): Promise<void> {
@@ -76,7 +93,7 @@ async function runBuild (argv: string[]): Promise<void> {
   if (args.file === undefined) fail(`missing the application file\n\n${buildUsage()}`)
   let result
   try {
-    result = await build(args.file, args.out, args.options)
+    result = await build(args.file, args.out, args.options, args.line)
   } catch (err) {
     if (err instanceof UsageError) fail(err.message)
     fail(`the application failed to build: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)

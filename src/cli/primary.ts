@@ -3,6 +3,8 @@
  * (and logs it), forwards SIGTERM/SIGINT as a graceful close and exits 0 once every worker has
  * exited cleanly. A second signal kills the workers and exits 1. When no worker ever started
  * listening (the application fails to load), it stops instead of restarting forever.
+ * The workers run the application's Fastify line, resolved here once (./line.ts) and passed to
+ * them in TRELLIS_FASTIFY_LINE.
  */
 import cluster, { type Worker } from 'node:cluster'
 import pino from 'pino'
@@ -10,9 +12,12 @@ import type { StartOptions } from './args'
 import { createBackoff } from './backoff'
 import { SHUTDOWN_MESSAGE, STARTUP_FAILED } from './serve'
 import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
+import { appLine, followLine } from './line'
 import { resolve } from 'node:path'
 
 export function runPrimary (opts: StartOptions): void {
+  const { line, from } = appLine(opts.file as string, opts.line)
+  followLine(line) // the workers inherit the environment
   const log = pino({ level: opts.logLevel, base: { pid: process.pid, role: 'primary' } })
   const backoff = createBackoff()
   const startedAt = new Map<number, number>()
@@ -96,6 +101,6 @@ export function runPrimary (opts: StartOptions): void {
   process.on('SIGINT', onSignal)
 
   if (opts.prettyLogs && resolvePrettyTarget(resolve(opts.file as string)) === undefined) process.stderr.write(PRETTY_MISSING + '\n')
-  log.info({ workers: opts.workers }, 'starting workers')
+  log.info({ workers: opts.workers, fastifyLine: line, lineFrom: from }, 'starting workers')
   for (let i = 0; i < opts.workers; i++) fork()
 }

@@ -3,17 +3,20 @@
  * the application module, listens, and closes gracefully on SIGTERM/SIGINT (or when the primary
  * asks): new requests get 503 + Connection: close, in-flight ones finish, onClose hooks run, and the
  * process exits 0, or 1 when closing takes longer than --close-timeout. A second signal exits at once.
+ * The server is the application's Fastify line (./line.ts: --line, TRELLIS_FASTIFY_LINE, package.json).
  * With --drain-delay, closing waits that long first, still serving, after emitting DRAINING_EVENT on
  * `process` so the application's readiness check can answer 503 while the load balancer notices.
  */
 import cluster from 'node:cluster'
 import { hostname } from 'node:os'
-import trellis from '../index'
+import { createOnLine } from './factory'
+import type { FastifyLine } from '../base/version'
 import type { TrellisOptions } from '../types/server-options'
 import type { TrellisInstance } from '../types/instance'
 import type { StartOptions } from './args'
 import { UsageError } from './args'
 import { loadApp } from './load-app'
+import { appLine, followLine } from './line'
 import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
 
 export const SHUTDOWN_MESSAGE = 'trellis:shutdown'
@@ -22,9 +25,11 @@ export const STARTUP_FAILED = 'trellis:startup-failed'
 /** Emitted on `process` when closing begins, before --drain-delay: the moment readiness should fail. */
 const DRAINING_EVENT = 'trellis:draining'
 
-function serverOptions (opts: StartOptions, exported: Record<string, unknown> | undefined, appPath: string): TrellisOptions {
+function serverOptions (opts: StartOptions, exported: Record<string, unknown> | undefined, appPath: string, line: FastifyLine): TrellisOptions {
   const base: Record<string, unknown> = opts.options && exported !== undefined ? { ...exported } : {}
-  const given = base.logger
+  // Fastify 5 takes a logger instance as `loggerInstance` (and refuses one given as `logger`)
+  const instanceKey = line === 5 && base.loggerInstance !== undefined && base.loggerInstance !== null ? 'loggerInstance' : 'logger'
+  const given = base[instanceKey]
   const looksLikeInstance = given !== null && typeof given === 'object' && typeof (given as { child?: unknown }).child === 'function'
   const worker = cluster.worker
   if (!looksLikeInstance && given !== false) {
@@ -38,7 +43,7 @@ function serverOptions (opts: StartOptions, exported: Record<string, unknown> | 
     if (worker !== undefined) logger.base = { ...(logger.base === undefined ? { pid: process.pid, hostname: hostname() } : logger.base as object), worker: worker.id }
     base.logger = logger
   } else if (looksLikeInstance && worker !== undefined) {
-    base.logger = (given as { child: (bindings: object) => unknown }).child({ worker: worker.id })
+    base[instanceKey] = (given as { child: (bindings: object) => unknown }).child({ worker: worker.id })
   }
   // request ids unique across the workers (worker ids are never reused while the primary runs)
   if (worker !== undefined && base.genReqId === undefined) base.genReqId = workerRequestIds(worker.id)
@@ -70,8 +75,10 @@ function listenFailure (err: unknown, opts: StartOptions): UsageError | undefine
 }
 
 export async function serve (opts: StartOptions): Promise<TrellisInstance> {
+  const { line } = appLine(opts.file as string, opts.line)
+  followLine(line) // before the application loads: require('fastify') under the alias gives this line
   const app = await loadApp(opts.file as string)
-  const server = trellis(serverOptions(opts, app.options, app.path))
+  const server = createOnLine(serverOptions(opts, app.options, app.path, line), line)
   const pluginOptions: Record<string, unknown> = opts.prefix !== undefined ? { prefix: opts.prefix } : {}
   server.register(app.plugin as any, pluginOptions)
   installShutdown(server, opts.closeTimeout, opts.drainDelay)

@@ -31,8 +31,8 @@ export class AppState {
   /** Plugins loaded through the Fastify 4 bridge (a Fastify 5 application only), and the Fastify 4 accessors used so far. */
   readonly bridgedPlugins: string[] = []
   readonly bridgeUsed = new Set<string>()
-  /** The Fastify version range each loaded plugin declares (by plugin name), for `trellis check`. */
-  readonly declaredRanges: Array<{ plugin: string, range: string }> = []
+  /** The Fastify version range each loaded plugin declares (by plugin name, with its function), for `trellis check`. */
+  readonly declaredRanges: Array<{ plugin: string, range: string, fn: object }> = []
   /** "instance:db" -> the context chains that defined it (for error messages). */
   readonly decoratorOrigins = new Map<string, string[]>()
   initialConfig: Readonly<Record<string, unknown>> = Object.freeze({})

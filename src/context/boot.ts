@@ -102,7 +102,7 @@ async function loadPlugin (app: AppState, node: PluginNode): Promise<void> {
 async function loadPluginNamed (app: AppState, node: PluginNode, fn: PluginFn, parentContext: PluginContext, name: string): Promise<void> {
   const bridgedRange = checkPluginMeta(fn, parentContext)
   const declared = pluginMeta(fn)?.fastify
-  if (typeof declared === 'string' && declared !== '') app.declaredRanges.push({ plugin: pluginMeta(fn)?.name ?? name, range: declared })
+  if (typeof declared === 'string' && declared !== '') app.declaredRanges.push({ plugin: pluginMeta(fn)?.name ?? name, range: declared, fn })
   if (bridgedRange !== undefined) {
     node.bridged = pluginMeta(fn)?.name ?? name
     bridgePlugin(app, node.bridged, bridgedRange)

@@ -218,7 +218,7 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     pluginTimeout: integer(opts, 'pluginTimeout', 10000),
     ajv: { customOptions: {}, plugins: [], ...ajv },
     schemaCache: resolveSchemaCacheOption(opts.schemaCache, invalid),
-    aot: resolveAotOption(opts.aot, invalid),
+    aot: resolveAotOption(opts.aot, invalid, line),
     schemaErrorFormatter: schemaErrorFormatter(opts.schemaErrorFormatter),
     exposeHeadRoutes: boolean(opts, 'exposeHeadRoutes', true),
     ignoreTrailingSlash: boolean(opts, 'ignoreTrailingSlash', false),

@@ -5,6 +5,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import trellis from '../../src/index'
+import trellisV5 from '../../src/v5'
 import { VERSION } from '../../src/base/version'
 import { aotBuildStats } from '../../src/schema/aot/load-build'
 import { listen, request } from '../helpers'
@@ -144,6 +145,30 @@ test('a build made for another trellis version, or a directory without a build, 
   assert.equal((await post(second.app, '/users', { name: 'abc' })).statusCode, 201)
 })
 
+test('an application on the Fastify 5 line does not use a build made on the Fastify 4 line: one TRLAOT002 names both lines', async (t) => {
+  const copy = join(work, 'v4-build-read-on-v5')
+  cpSync(built, copy, { recursive: true })
+  assert.equal(JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')).fastifyLine, 4)
+  const warnings: Array<Error & { code?: string }> = []
+  const onWarning = (w: Error & { code?: string }): void => { if (String(w.code).startsWith('TRLAOT')) warnings.push(w) }
+  process.on('warning', onWarning)
+  t.after(() => process.off('warning', onWarning))
+  const app = trellisV5({ aot: { dir: copy } } as never) as any
+  t.after(() => app.close())
+  app.register(require(fixture))
+  await app.ready()
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(warnings.map((w) => [w.code, w.message]), [['TRLAOT002', `the build in ${copy} is not used: it was built on the Fastify 4 line and this application runs on the Fastify 5 line; rerun trellis build on the Fastify 5 line (--line 5); every schema is compiled at start`]])
+  assert.equal(aotBuildStats(copy, 5), undefined)
+  assert.equal((await post(app, '/users', { name: 'abcdefghijklmnop' })).statusCode, 400)
+
+  // the same directory read by a Fastify 4 application in the same process: used
+  const v4 = await start({ aot: { dir: copy } })
+  t.after(() => v4.app.close())
+  assert.deepEqual(v4.warnings, [])
+  assert.deepEqual(aotBuildStats(copy), { validators: 4, serializers: 3, codeCacheRejected: false })
+})
+
 test('a build whose module is not the one its manifest describes, or that anyone may write, is ignored; without its code cache it is parsed', async (t) => {
   const swapped = join(work, 'swapped')
   cpSync(built, swapped, { recursive: true })
@@ -187,7 +212,7 @@ test('the aot option: { dir } or false (false ignores TRELLIS_AOT_DIR); anything
 
 test('the built command: trellis help lists build; trellis start with TRELLIS_AOT_DIR warns about the changed schema and serves', async (t) => {
   const help = spawnSync(process.execPath, [BIN, 'help'], { encoding: 'utf8' })
-  assert.match(help.stdout, /build \[--out <dir>\] <app-file>/)
+  assert.match(help.stdout, /build \[--out <dir>\] \[--line 4\|5\] <app-file>/)
   const out = join(work, 'dist-build')
   const made = spawnSync(process.execPath, [BIN, 'build', fixture, '--out', out], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120000 })
   assert.equal(made.status, 0, made.stdout + made.stderr)

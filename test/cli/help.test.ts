@@ -21,7 +21,7 @@ test('trellis help (and no command) lists every command and where the installed 
   for (const args of [['help'], [], ['--help']]) {
     const run = trellis(...args)
     assert.equal(run.status, 0, run.stderr)
-    for (const command of ['start [options] <app-file>', 'check <app-file>', 'build [--out <dir>] <app-file>', 'version']) {
+    for (const command of ['start [options] <app-file>', 'check [--line 4|5] <app-file>', 'build [--out <dir>] [--line 4|5] <app-file>', 'version']) {
       assert.ok(run.stdout.includes(command), `${JSON.stringify(args)}: ${command}`)
     }
     assert.match(run.stdout, new RegExp(`Documentation: ${join(root, 'README.md').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and `))
@@ -34,11 +34,12 @@ test('trellis help <command> prints that command\'s usage', () => {
   assert.match(start.stdout, /^Usage: trellis start \[options\] <app-file>/)
   assert.match(start.stdout, /--port <value>/)
   assert.match(start.stdout, /\[env: TRELLIS_PORT or PORT\]/)
+  assert.match(start.stdout, /--line <value> +Fastify line: 4 or 5 \[env: TRELLIS_FASTIFY_LINE; else package\.json/)
   const build = trellis('help', 'build')
   assert.match(build.stdout, /^Usage: trellis build \[options\] <app-file>/)
   assert.match(build.stdout, /-d, --out <dir>/)
   const check = trellis('help', 'check')
-  assert.match(check.stdout, /^Usage: trellis check <app-file>/)
+  assert.match(check.stdout, /^Usage: trellis check \[--line 4\|5\] <app-file>/)
   assert.match(trellis('build', '--help').stdout, /^Usage: trellis build/)
   assert.match(trellis('start', '--help').stdout, /^Usage: trellis start/)
 })

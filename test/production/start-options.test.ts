@@ -25,6 +25,7 @@ test('long, short and --name=value flags', () => {
     '--trust-proxy', 'loopback,10.0.0.0/8', '--body-limit', '2048', '--request-id-header', 'x-request-id', '-g', '500', '-o', 'app.mjs'], {})
   assert.deepEqual({ ...o }, {
     file: 'app.mjs',
+    line: undefined,
     port: 8080,
     address: '0.0.0.0',
     prefix: '/api',

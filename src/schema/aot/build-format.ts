@@ -1,7 +1,7 @@
 /**
  * The directory `trellis build` writes (docs/deployment.md, "Ahead-of-time build"):
  *
- *   manifest.json     versions, the build id, and each entry's key -> its index in the module
+ *   manifest.json     versions, the Fastify line, the build id, and each entry's key -> its index in the module
  *   compiled.js       ONE script: every validator (Ajv's standalone code) and serializer (trellis'
  *                     generated source) as a real function, wrapped so nothing runs until used
  *   compiled.v8cache  V8's code cache of compiled.js, made after the build ran every validator's
@@ -12,6 +12,7 @@
  * content, the shared schemas it may reach, the options and the versions. Pure functions here.
  */
 import type { RecordedSerializer } from './recording'
+import type { FastifyLine } from '../../base/version'
 
 export const AOT_FORMAT = 1
 export const MANIFEST_FILE = 'manifest.json'
@@ -31,6 +32,8 @@ export interface AotIdentity {
 
 export interface AotManifest extends AotIdentity {
   built: string
+  /** The Fastify line the application was built on (absent in builds made before builds recorded it: 4). */
+  fastifyLine?: FastifyLine
   buildId: string
   moduleBytes: number
   /** key -> index in the module's validator / serializer lists */

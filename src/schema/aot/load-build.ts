@@ -1,8 +1,9 @@
 /**
  * Reading a build directory at start (read only: a server never writes it). Once per directory and
  * process: manifest.json is checked against this process (trellis, Node, Ajv, ajv-formats, the
- * serializer generator); compiled.js must be the module that manifest describes (its length and
- * build id); it is compiled with its V8 code cache. A build that fails any check is ignored with
+ * serializer generator) and against the application's Fastify line (a build records the line it was
+ * made on); compiled.js must be the module that manifest describes (its length and build id); it is
+ * compiled with its V8 code cache. A build that fails any check is ignored with
  * ONE warning (TRLAOT002) saying why, and every schema compiles as without it.
  *
  * A build is code the server runs, as trusted as node_modules: a directory or module writable by
@@ -21,6 +22,7 @@ import {
   type AotManifest, type ModuleLists
 } from './build-format'
 import { aotIdentity } from './identity'
+import type { FastifyLine } from '../../base/version'
 
 export interface AotBuildStats {
   /** validators and serializers taken from the build so far */
@@ -42,21 +44,27 @@ export interface AotBuild {
   readonly stats: AotBuildStats
 }
 
-const builds = new Map<string, AotBuild | null>()
+// by directory, then by the line of the applications that read it
+const builds = new Map<string, Map<FastifyLine, AotBuild | null>>()
 
-/** The build in `dir`, or undefined when there is none usable (a warning said why, once). */
-export function loadAotBuild (dir: string): AotBuild | undefined {
-  let build = builds.get(dir)
+/** The build in `dir` for an application on `line`, or undefined when there is none usable (a warning said why, once). */
+export function loadAotBuild (dir: string, line: FastifyLine): AotBuild | undefined {
+  let byLine = builds.get(dir)
+  if (byLine === undefined) {
+    byLine = new Map()
+    builds.set(dir, byLine)
+  }
+  let build = byLine.get(line)
   if (build === undefined) {
-    build = readBuild(dir)
-    builds.set(dir, build)
+    build = readBuild(dir, line)
+    byLine.set(line, build)
   }
   return build ?? undefined
 }
 
 /** What this process took from the build in `dir` so far (undefined: not read, or ignored). */
-export function aotBuildStats (dir: string): AotBuildStats | undefined {
-  return builds.get(dir)?.stats
+export function aotBuildStats (dir: string, line: FastifyLine = 4): AotBuildStats | undefined {
+  return builds.get(dir)?.get(line)?.stats
 }
 
 /** Test helper: forget the builds read (as a new process would). */
@@ -73,7 +81,7 @@ function isIndex (table: unknown): table is Record<string, number> {
   return table !== null && typeof table === 'object' && !Array.isArray(table)
 }
 
-function readManifest (dir: string): AotManifest | string {
+function readManifest (dir: string, line: FastifyLine): AotManifest | string {
   let manifest: Partial<AotManifest>
   try {
     manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Partial<AotManifest>
@@ -88,16 +96,18 @@ function readManifest (dir: string): AotManifest | string {
     !Array.isArray(manifest.sharedSets) || typeof manifest.buildId !== 'string' || typeof manifest.moduleBytes !== 'number') {
     return `${MANIFEST_FILE} is not a build manifest`
   }
+  const built = manifest.fastifyLine ?? 4
+  if (built !== line) return `it was built on the Fastify ${String(built)} line and this application runs on the Fastify ${line} line; rerun trellis build on the Fastify ${line} line (--line ${line})`
   return manifest as AotManifest
 }
 
-function readBuild (dir: string): AotBuild | null {
+function readBuild (dir: string, line: FastifyLine): AotBuild | null {
   try {
     if (writableByAnyone(dir)) return ignore(dir, 'the directory is writable by anyone (a build is code the server runs)')
   } catch (err) {
     return ignore(dir, (err as Error).message)
   }
-  const manifest = readManifest(dir)
+  const manifest = readManifest(dir, line)
   if (typeof manifest === 'string') return ignore(dir, manifest)
   const modulePath = join(dir, MODULE_FILE)
   let bytes: Buffer

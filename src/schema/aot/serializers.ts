@@ -37,7 +37,7 @@ export function aotSerializers (aot: AotOptions | undefined, sharedSchemas: Reco
       }
     }
   }
-  const build = loadAotBuild((aot as AotOptions).dir)
+  const build = loadAotBuild((aot as AotOptions).dir, (aot as AotOptions).line)
   if (build === undefined) return undefined
   return {
     compile (schema, options, where) {

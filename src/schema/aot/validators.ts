@@ -60,7 +60,7 @@ export function aotValidators (
       }
     }
   }
-  const build = loadAotBuild((aot as AotOptions).dir)
+  const build = loadAotBuild((aot as AotOptions).dir, (aot as AotOptions).line)
   if (build === undefined) return undefined
   return {
     recording: false,

@@ -13,6 +13,7 @@ import { runtimeRequire } from '../validation/compile-cache/load-standalone'
 import { CODE_CACHE_FILE, MANIFEST_FILE, MODULE_FILE, moduleText, type AotManifest, type ModuleLists } from './build-format'
 import { aotIdentity } from './identity'
 import type { AotRecorder } from './recording'
+import type { FastifyLine } from '../../base/version'
 
 export interface AotBuildSummary {
   validators: number
@@ -29,7 +30,8 @@ function indexes (keys: readonly string[]): Record<string, number> {
   return out
 }
 
-export function writeAotBuild (dir: string, recorder: AotRecorder): AotBuildSummary {
+/** `line`: the Fastify line the application was built on (a start on the other line does not use the build). */
+export function writeAotBuild (dir: string, recorder: AotRecorder, line: FastifyLine): AotBuildSummary {
   const buildId = randomBytes(8).toString('hex')
   const validatorKeys = [...recorder.validators.keys()]
   const serializerKeys = [...recorder.serializers.keys()]
@@ -49,6 +51,7 @@ export function writeAotBuild (dir: string, recorder: AotRecorder): AotBuildSumm
   const manifest: AotManifest = {
     ...aotIdentity(),
     built: new Date().toISOString(),
+    fastifyLine: line,
     buildId,
     moduleBytes,
     validators: indexes(validatorKeys),

@@ -7,6 +7,7 @@ import { getCached, getCachedByContent, setCached, sharedSchemasKey } from './ca
 import type { SerializerSourceCache, createSerializerSourceCache } from './source-cache'
 import type { AotSerializers, aotSerializers as AotSerializersFactory } from '../aot/serializers'
 import { aotRecorder } from '../aot/recording'
+import type { AotOptions } from '../../base/option-types'
 
 export type { SerializerFn, CompileOptions } from './compile'
 export { compileResponseSerializers, normalizeResponseSchema, type ResponseSerializers } from './response-schemas'
@@ -48,7 +49,7 @@ export function compileSerializer (schema: unknown, options: CompileOptions = {}
  * The default serializer compiler for one set of shared schemas (`SchemaStore.getAll()`).
  * `rounding` comes from the `serializerOpts` server option (fast-json-stringify's option name).
  */
-export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}, schemaCache?: { dir: string }, aotOptions?: { dir: string }): SerializerCompiler {
+export function createDefaultSerializerCompiler (sharedSchemas: SharedSchemas, options: Pick<CompileOptions, 'debug' | 'rounding'> = {}, schemaCache?: { dir: string }, aotOptions?: AotOptions): SerializerCompiler {
   let sourceCache: SerializerSourceCache | undefined | null = schemaCache === undefined ? undefined : null
   // `trellis build` (docs/deployment.md): read at start, or recorded by the build command
   let aot: AotSerializers | undefined | null = aotOptions === undefined && aotRecorder() === null ? undefined : null
@@ -74,8 +75,8 @@ function serializerSourceCache (dir: string, sharedSchemas: SharedSchemas): Seri
 
 // one build side per (directory or recording, shared-schema set), as the source caches above
 const aotSides = new Map<string, AotSerializers | undefined>()
-function aotSerializerSide (aotOptions: { dir: string } | undefined, sharedSchemas: SharedSchemas): AotSerializers | undefined {
-  const key = (aotRecorder() !== null ? 'recording' : String(aotOptions?.dir)) + '\0' + sharedSchemasKey(sharedSchemas)
+function aotSerializerSide (aotOptions: AotOptions | undefined, sharedSchemas: SharedSchemas): AotSerializers | undefined {
+  const key = (aotRecorder() !== null ? 'recording' : `${String(aotOptions?.line)}:${String(aotOptions?.dir)}`) + '\0' + sharedSchemasKey(sharedSchemas)
   if (aotSides.has(key)) return aotSides.get(key)
   const side = (require('../aot/serializers') as { aotSerializers: typeof AotSerializersFactory }).aotSerializers(aotOptions, sharedSchemas)
   aotSides.set(key, side)

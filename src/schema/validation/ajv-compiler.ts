@@ -214,7 +214,7 @@ export function createDefaultValidatorCompiler (
 ): DefaultValidatorCompiler {
   const options: AjvFactoryOptions = { customOptions: ajv.customOptions ?? {}, plugins: ajv.plugins ?? [] }
   // undefined when not keyable (e.g. a getter that throws): no pooling
-  const key = configurationKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null, aot?.dir ?? null, aotRecorder() !== null)
+  const key = configurationKey(sharedSchemas, options.customOptions, options.plugins, schemaCache?.dir ?? null, aot === undefined ? null : `${aot.line}:${aot.dir}`, aotRecorder() !== null)
   if (key !== undefined) {
     const hit = pool.get(key)
     if (hit !== undefined) return hit

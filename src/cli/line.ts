@@ -1,0 +1,91 @@
+/**
+ * The Fastify line `trellis start`, `build` and `check` run an application on. The first of these
+ * that is set decides:
+ *   1. the `--line` flag (4 or 5);
+ *   2. the environment variable TRELLIS_FASTIFY_LINE;
+ *   3. the application's package.json: `"trellis": { "fastifyLine": 5 }`, read from the nearest
+ *      package.json above the application file that has it, up to the first one with a `name`
+ *      (the application's own package);
+ *   4. otherwise the Fastify 4 line.
+ * A value that is not 4 or 5 is a UsageError naming where it came from, never a silent default.
+ *
+ * The command then sets TRELLIS_FASTIFY_LINE for its process (and so for its cluster workers), so
+ * that `require('fastify')` under the package alias (../alias-line.ts) gives the same line.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import type { FastifyLine } from '../base/version'
+import { UsageError } from './args'
+
+export const LINE_ENV = 'TRELLIS_FASTIFY_LINE'
+
+export interface AppLine {
+  line: FastifyLine
+  /** Where the line came from, for messages: `--line`, `TRELLIS_FASTIFY_LINE`, `package.json "trellis.fastifyLine"`, `the default`. */
+  from: string
+}
+
+function parseLine (value: unknown, where: string): FastifyLine {
+  if (value === 5 || value === '5') return 5
+  if (value === 4 || value === '4') return 4
+  throw new UsageError(`${where} must be 4 or 5, got ${JSON.stringify(value)}`)
+}
+
+/** The package.json above `file` that sets the line, with its value; undefined when none does. */
+function fromPackageJson (file: string): { path: string, value: unknown } | undefined {
+  let dir = dirname(resolve(file))
+  for (;;) {
+    const path = join(dir, 'package.json')
+    if (existsSync(path)) {
+      let pkg: { name?: unknown, trellis?: { fastifyLine?: unknown } } | null
+      try {
+        pkg = JSON.parse(readFileSync(path, 'utf8')) as typeof pkg
+      } catch (err) {
+        throw new UsageError(`${path} is not valid JSON (${(err as Error).message})`)
+      }
+      const value = pkg?.trellis?.fastifyLine
+      if (value !== undefined) return { path, value }
+      if (typeof pkg?.name === 'string') return undefined
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return undefined
+    dir = parent
+  }
+}
+
+/** The line of the application in `file`: `flag` is the `--line` value when given. */
+export function appLine (file: string, flag: string | undefined, env: NodeJS.ProcessEnv = process.env): AppLine {
+  if (flag !== undefined) return { line: parseLine(flag, '--line'), from: 'the --line flag' }
+  const fromEnv = env[LINE_ENV]
+  if (fromEnv !== undefined && fromEnv !== '') return { line: parseLine(fromEnv, LINE_ENV), from: LINE_ENV }
+  const declared = fromPackageJson(file)
+  if (declared !== undefined) {
+    const name = `${relative(process.cwd(), declared.path)} "trellis.fastifyLine"`
+    return { line: parseLine(declared.value, name), from: name }
+  }
+  return { line: 4, from: 'the default' }
+}
+
+/** Makes `require('fastify')` under the package alias, in this process and its workers, give `line`. */
+export function followLine (line: FastifyLine, env: NodeJS.ProcessEnv = process.env): void {
+  env[LINE_ENV] = String(line)
+}
+
+/** `--line <4|5>` / `--line=<4|5>` in `argv` (the commands other than start read only this flag this way). */
+export function lineFlag (argv: string[]): { value: string | undefined, rest: string[] } {
+  const rest: string[] = []
+  let value: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    if (arg === '--line') {
+      value = argv[++i]
+      if (value === undefined) throw new UsageError('--line needs a value: 4 or 5')
+    } else if (arg.startsWith('--line=')) {
+      value = arg.slice(7)
+    } else {
+      rest.push(arg)
+    }
+  }
+  if (value !== undefined) parseLine(value, '--line')
+  return { value, rest }
+}
