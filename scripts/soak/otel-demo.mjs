@@ -19,7 +19,7 @@ const KEY = 'soak-otel-key'
 const demo = fileURLToPath(new URL('../../examples/demo.mjs', import.meta.url))
 const preload = fileURLToPath(new URL('./otel-preload.cjs', import.meta.url))
 
-const server = fork(demo, { execArgv: ['--require', preload], env: { ...process.env, PORT: '0', HOST: '127.0.0.1', API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+const server = fork(demo, { execArgv: ['--expose-gc', '--require', preload], env: { ...process.env, PORT: '0', HOST: '127.0.0.1', API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
 let crashed = null
 const pending = []
 server.on('message', (m) => {
@@ -28,7 +28,9 @@ server.on('message', (m) => {
 })
 server.on('exit', (code, signal) => { if (!stopping) crashed = crashed ?? `server exited (${code ?? signal})` })
 let stopping = false
-const stats = () => new Promise((resolve) => { pending.push(resolve); server.send('stats') })
+const stats = (gc = false) => new Promise((resolve) => { pending.push(resolve); server.send(gc ? 'stats-gc' : 'stats') })
+// SOAK_GC_EVERY=n: also a full GC every n-th sample, to follow the live heap (off by default: it changes RSS)
+const gcEvery = Number(process.env.SOAK_GC_EVERY ?? 0)
 
 const port = await new Promise((resolve, reject) => {
   let out = ''
@@ -87,10 +89,14 @@ const started = Date.now()
 const deadline = started + seconds * 1000
 const rss = [] // [seconds since start, bytes]
 let first = null
+const liveHeap = [] // [seconds, heap used after a full GC]
+let sampleCount = 0
 const sampler = setInterval(async () => {
-  const s = await stats()
   const at = (Date.now() - started) / 1000
+  const gc = at >= warmup && (first === null || (gcEvery > 0 && ++sampleCount % gcEvery === 0))
+  const s = await stats(gc)
   if (at >= warmup) rss.push([at, s.rss])
+  if (gc) liveHeap.push([at, s.heapUsed])
   if (first === null && at >= warmup) first = s
 }, 5000)
 const loadBefore = loadavg()
@@ -100,13 +106,22 @@ await Promise.all(Array.from({ length: concurrency }, async () => {
   while (Date.now() < deadline && up()) await one(mix[i++ % mix.length])
 }))
 clearInterval(sampler)
-const end = await stats()
+const end = await stats(true)
+liveHeap.push([(Date.now() - started) / 1000, end.heapUsed])
 const loadAfter = loadavg()
 stopping = true
 agent.destroy()
 server.kill('SIGTERM')
 
 const mb = (b) => (b / 1048576).toFixed(1) + ' MB'
+const perMinute = () => {
+  const minutes = new Map()
+  for (const [at, b] of rss) {
+    const m = Math.floor(at / 60)
+    minutes.set(m, [...(minutes.get(m) ?? []), b])
+  }
+  return [...minutes].map(([m, bs]) => `${m}: ${(mean(bs) / 1048576).toFixed(1)}`)
+}
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 const third = Math.floor(rss.length / 3)
 const firstThird = mean(rss.slice(0, third).map(([, b]) => b))
@@ -118,7 +133,8 @@ const report = [
   `requests answered: ${counts.requests} (${Math.round(counts.requests / seconds)}/s) over ${mix.length} kinds; spans exported: ${end.spans}; metric exports: ${end.metricExports}`,
   `errors (unexpected status, client error, crash): ${counts.errors + (crashed === null ? 0 : 1)}${samples.length ? ' — ' + samples.join('; ') : ''}${crashed === null ? '' : ' — ' + crashed}`,
   `server RSS, ${rss.length} samples every 5 s: first third ${mb(firstThird)}, last third ${mb(lastThird)} (${((ratio - 1) * 100).toFixed(1)} %), min ${mb(Math.min(...rss.map(([, b]) => b)))}, max ${mb(Math.max(...rss.map(([, b]) => b)))}`,
-  `server heap used: ${mb(first?.heapUsed ?? 0)} after the warm-up, ${mb(end.heapUsed)} at the end (no forced GC)`,
+  `server RSS by minute: ${perMinute().join(', ')}`,
+  `server heap used after a full GC: ${liveHeap.map(([at, b]) => `${Math.round(at)} s ${mb(b)}`).join(', ')}`,
   `verdict: ${counts.errors === 0 && crashed === null ? '0 errors' : 'ERRORS'}, RSS ${flat ? 'flat (last third within 5 % of the first)' : 'NOT flat'}`
 ]
 console.log(report.join('\n'))

@@ -2,7 +2,7 @@
 // sampling every request (spans batched to an exporter that counts and drops them, the duration
 // histogram read by a metric reader) and trellis/otel registered on every new trellis instance
 // through the `fastify.initialization` channel, as an APM agent hooks in, so examples/demo.mjs runs
-// unchanged. Answers 'stats' messages with its memory and the spans exported so far.
+// unchanged. Answers 'stats' (and 'stats-gc': after a full GC) with its memory and the spans exported so far.
 'use strict'
 const diagnosticsChannel = require('node:diagnostics_channel')
 const { context, metrics, propagation, trace } = require('@opentelemetry/api')
@@ -30,7 +30,9 @@ diagnosticsChannel.subscribe('fastify.initialization', ({ fastify }) => { fastif
 
 process.on('uncaughtException', (err) => { process.send({ type: 'crash', message: String(err && err.stack) }); process.exit(1) })
 process.on('message', (msg) => {
-  if (msg !== 'stats') return
+  if (msg !== 'stats' && msg !== 'stats-gc') return
+  // a forced GC (when asked, node --expose-gc) so heap figures compare live memory, not garbage
+  if (msg === 'stats-gc' && global.gc) global.gc()
   const m = process.memoryUsage()
   process.send({ type: 'stats', rss: m.rss, heapUsed: m.heapUsed, external: m.external, spans, metricExports })
 })
