@@ -210,6 +210,10 @@ for (const [line, factory] of [['v4', trellis], ['v5', trellisV5]] as Array<[str
       } finally { await app.close() }
     })
 
+    test('strictHostAndFraming must be a boolean', () => {
+      assert.throws(() => factory({ strictHostAndFraming: 'yes' }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+    })
+
     test('frameworkErrors receives each error with the request and reply, and answers', async () => {
       const seen: Array<{ code: string, statusCode: number, url: string }> = []
       const app = build(factory, {
