@@ -144,6 +144,10 @@ export const errorCodes = {
   // routes
   FST_ERR_DUPLICATED_ROUTE: E('FST_ERR_DUPLICATED_ROUTE', "Method '%s' already declared for route '%s'"),
   FST_ERR_BAD_URL: E('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
+  // trellis: the Host and framing rules node's parser does not enforce (server/request-framing.ts)
+  FST_ERR_INVALID_HOST: E('FST_ERR_INVALID_HOST', 'Invalid Host: %s', 400),
+  FST_ERR_ASTERISK_FORM: E('FST_ERR_ASTERISK_FORM', 'Invalid request target: %s', 400),
+  FST_ERR_INVALID_TRANSFER_ENCODING: E('FST_ERR_INVALID_TRANSFER_ENCODING', 'Invalid Transfer-Encoding: %s', 400),
   FST_ERR_DEFAULT_ROUTE_INVALID_TYPE: E('FST_ERR_DEFAULT_ROUTE_INVALID_TYPE', 'The defaultRoute type should be a function', 500, TypeError),
   FST_ERR_INVALID_URL: E('FST_ERR_INVALID_URL', "URL must be a string. Received '%s'", 400, TypeError),
   FST_ERR_ROUTE_AFTER_START: E('FST_ERR_ROUTE_AFTER_START', 'Cannot add route %s %s when the server is already started!'),

@@ -47,6 +47,8 @@ export interface TrellisOptions {
   connectionsCheckingInterval?: number
   /** Deepest nesting of arrays/objects the default JSON parser accepts (0: no limit). */
   jsonDepthLimit?: number
+  /** Refuse (400) what node's parser lets through of RFC 9112's Host and framing rules (server/request-framing.ts). */
+  strictHostAndFraming?: boolean
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
   onProtoPoisoning?: PoisoningAction
@@ -117,6 +119,7 @@ export interface ResolvedOptions {
   headersTimeout: number
   connectionsCheckingInterval: number
   jsonDepthLimit: number
+  strictHostAndFraming: boolean
   maxRequestsPerSocket: number
   forceCloseConnections: boolean | 'idle'
   onProtoPoisoning: PoisoningAction

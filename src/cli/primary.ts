@@ -29,6 +29,7 @@ export function runPrimary (opts: StartOptions): void {
   const fork = (): void => {
     const worker = cluster.fork()
     startedAt.set(worker.id, Date.now())
+    log.info({ worker: worker.id, workerPid: worker.process.pid }, 'worker forked')
   }
   const alive = (): Worker[] => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead())
   const finish = (): void => {

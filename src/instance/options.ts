@@ -238,6 +238,7 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     headersTimeout: headersTimeout(opts, requestTimeout),
     connectionsCheckingInterval: integer(opts, 'connectionsCheckingInterval', 30000, 1),
     jsonDepthLimit: integer(opts, 'jsonDepthLimit', DEFAULT_JSON_DEPTH_LIMIT),
+    strictHostAndFraming: boolean(opts, 'strictHostAndFraming', true),
     maxRequestsPerSocket: integer(opts, 'maxRequestsPerSocket', 0),
     forceCloseConnections: forceClose ?? 'idle',
     onProtoPoisoning: oneOf(opts, 'onProtoPoisoning', POISONING, 'error'),

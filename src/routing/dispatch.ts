@@ -1,6 +1,6 @@
 /**
  * The request entry point: from the server's request listener (or `inject`) to the route's request
- * path. A raw request passes the pre-routing checks (HTTP version, rewriteUrl), the router finds its
+ * path. A raw request passes the pre-routing checks (HTTP version, Host and framing rules, rewriteUrl), the router finds its
  * route, and `routeHandler` starts lifecycle/handle-request.ts; what the router cannot take is
  * answered here (the 404 routes, a malformed URL, an unknown method, a failed constraint), as is
  * every request that arrives while the application closes. The Dispatcher is also the request
@@ -16,6 +16,7 @@ import { HttpMethods } from '../lifecycle/http-methods'
 import { keepConnectionFor } from '../server/listen'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
 import { withPreRouting } from '../server/pre-routing'
+import type { FramingFault } from '../server/request-framing'
 import { compileTrust, type TrustFn } from '../server/proxy'
 import { LogController, LogControllerV4 } from '../server/log-controller'
 import { handleRequest } from '../lifecycle/handle-request'
@@ -89,7 +90,7 @@ export class Dispatcher implements RequestEnv {
     this.dispatch = withPreRouting(options, log, owner, (req, res) => {
       if (tracingActive()) this.tracedLookup(req, res, owner)
       else this.router.lookup(req, res)
-    })
+    }, (fault, req, res) => { this.refuse(fault, req, res) })
   }
 
   /** A request something listens to (lifecycle/tracing.ts): routing is published, the trace goes with the request. */
@@ -159,6 +160,23 @@ export class Dispatcher implements RequestEnv {
     if (frameworkErrors !== undefined) { frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
     // Fastify 4.29's body has the code (4.3's had none)
     reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message: `'${path}' is not a valid url component`, statusCode: 400 })
+  }
+
+  /**
+   * A request that breaks a Host or framing rule (server/request-framing.ts): a framework error, 400,
+   * logged at trace level as client errors are; the connection closes after it when the body's
+   * framing is unknown.
+   */
+  private refuse (fault: FramingFault, req: IncomingMessage, res: ServerResponse): void {
+    const err = fault.kind === 'host'
+      ? new errorCodes.FST_ERR_INVALID_HOST(fault.message)
+      : fault.kind === 'asterisk-form' ? new errorCodes.FST_ERR_ASTERISK_FORM(fault.message) : new errorCodes.FST_ERR_INVALID_TRANSFER_ENCODING(fault.message)
+    this.log.trace({ err }, 'client error')
+    if (fault.close) (res as ServerResponse & { shouldKeepAlive: boolean }).shouldKeepAlive = false
+    const { request, reply } = this.bareRequest(req, res)
+    const frameworkErrors = this.options.frameworkErrors
+    if (frameworkErrors !== undefined) { frameworkErrors(err, request, reply); return }
+    reply.code(400).send({ error: 'Bad Request', code: err.code, message: err.message, statusCode: 400 })
   }
 
   /** Fastify 5: a parameter over `maxParamLength` is a 414 (its body says 'Bad Request', as Fastify's does). */

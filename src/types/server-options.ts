@@ -59,6 +59,8 @@ export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, L
   connectionsCheckingInterval?: number
   /** trellis: deepest nesting of arrays/objects the default JSON parser accepts (0: no limit). */
   jsonDepthLimit?: number
+  /** trellis: refuse (400) a repeated or malformed `Host`, `*` but for OPTIONS, an empty `Transfer-Encoding` (docs/security.md); default `true`. */
+  strictHostAndFraming?: boolean
   pluginTimeout?: number
   bodyLimit?: number
   maxParamLength?: number

@@ -51,6 +51,8 @@ export type FastifyServerOptions<RawServer extends RawServerBase = RawServerDefa
   connectionsCheckingInterval?: number
   /** trellis: deepest nesting the default JSON parser accepts (0: no limit). */
   jsonDepthLimit?: number
+  /** trellis: refuse (400) a repeated or malformed `Host`, `*` but for OPTIONS, an empty `Transfer-Encoding` (docs/security.md); default `true`. */
+  strictHostAndFraming?: boolean
   pluginTimeout?: number
   bodyLimit?: number
   /** Milliseconds a handler may take before the request is answered 503 and `request.signal` aborts (0: none). */
