@@ -26,12 +26,8 @@ module.exports = async function app (app) {
 }
 `
 
-/**
- * The Fastify lines `trellis start` is run on (TRELLIS_FASTIFY_LINE). Today it serves every
- * application on the v4 line; the v5 line joins this list once the command follows the
- * application's line (the version check below fails until then).
- */
-const LINES = ['4']
+/** The Fastify lines `trellis start` is run on (TRELLIS_FASTIFY_LINE): the workers follow it. */
+const LINES = ['4', '5']
 const CONNECTIONS = 8
 
 async function startCluster (line: string): Promise<{ run: Running, port: number, dir: string }> {
