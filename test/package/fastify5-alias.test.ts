@@ -7,7 +7,8 @@
  * module nodenext, skipLibCheck off: the plugins' declarations import and augment 'fastify', and
  * must merge with trellis's v5 line declarations) and its tests run unchanged. The fixture is
  * Fastify 5 code: installed with `"fastify": "5.12.8"` instead, it type-checks and its eight tests
- * pass (checked 2026-11-27).
+ * pass (checked 2026-11-27). The type check is fastify5-alias-types.test.ts (each file has its own time
+ * limit): this file emits the app with `tsc --noCheck` and runs its tests.
  */
 import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -42,22 +43,11 @@ import('fastify').then((esm) => process.stdout.write(JSON.stringify({ same: esm.
   assert.deepEqual(JSON.parse(r.stdout), { same: true, version: '5.12.8', plugin: 'function' })
 })
 
-test('the app and five Fastify-5 plugins\' declarations type-check against trellis/v5\'s (strict, skipLibCheck off)', { timeout: 180_000 }, async (t) => {
-  if (skip !== undefined) return t.skip(skip)
-  const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
-  const r = await run(process.execPath, [tsc, '-p', '.', '--listFiles'], app)
-  assert.equal(r.status, 0, r.stdout + r.stderr)
-  const files = r.stdout.split('\n').map((f) => f.slice(app.length + 1))
-  for (const plugin of ['cors', 'rate-limit', 'bearer-auth', 'swagger', 'swagger-ui']) {
-    assert.ok(files.some((f) => f.startsWith(`node_modules/@fastify/${plugin}/`) && f.endsWith('.d.ts')), `${plugin}'s declarations were not checked`)
-  }
-  assert.ok(files.includes('node_modules/fastify/dist/lib/v5.d.ts'), 'the CommonJS declarations of fastify are not trellis\'s v5 line')
-  assert.ok(files.includes('node_modules/fastify/dist/entry/v5.d.mts'), 'the ES module declarations of fastify are not trellis\'s v5 line')
-  assert.ok(!files.includes('node_modules/fastify/dist/entry/index.d.mts'), 'the v4 line\'s declarations are in the program')
-})
-
 test('the app\'s own tests pass unchanged', { timeout: 120_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)
+  const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
+  const built = await run(process.execPath, [tsc, '-p', '.', '--noCheck'], app)
+  assert.equal(built.status, 0, built.stdout + built.stderr)
   const r = await run('npm', ['test'], app, { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` })
   assert.equal(r.status, 0, r.stdout + r.stderr)
   assert.match(r.stdout, /^(?:#|ℹ) pass 8$/m)
