@@ -85,11 +85,11 @@ type ReturnFromGeneric<RouteGeneric extends RouteGenericInterface> =
 
 /**
  * What a handler may return (or resolve with): the reply type, or nothing. With trellis's inference
- * (the default provider), one of the success replies (2xx, else `default`), nothing, or the reply
- * itself (`return reply.code(404).send(…)`), as on the v4 line.
+ * (the default provider) and no `Reply` generic, one of the success replies (2xx, else `default`),
+ * nothing, or the reply itself (`return reply.code(404).send(…)`), as on the v4 line.
  */
 export type ResolveFastifyReplyReturnType<TypeProvider extends FastifyTypeProvider, SchemaCompiler extends FastifySchema, RouteGeneric extends RouteGenericInterface> =
-  'trellisInference' extends keyof TypeProvider
+  ['trellisInference' extends keyof TypeProvider ? KeysOf<RouteGeneric['Reply']> : 'provider'] extends [never]
     ? ResolveReplyReturn<InferenceV4, SchemaCompiler, RouteGeneric> extends infer Return ? (Return | void | ReplyLike | Promise<Return | void | ReplyLike>) : unknown
     : ProviderReplyReturnType<TypeProvider, SchemaCompiler, RouteGeneric>
 
