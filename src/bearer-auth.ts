@@ -25,6 +25,9 @@ import { createError } from './base/errors'
 import type { TrellisInstance } from './types/instance'
 import type { TrellisRequest as TypedRequest } from './types/request'
 import type { TrellisReply as TypedReply } from './types/reply'
+import type { BothLinesPluginCallback } from './types/both-lines'
+import type { FastifyRequest as RequestV5 } from './types/v5/request'
+import type { FastifyReply as ReplyV5 } from './types/v5/reply'
 
 /** Options of the bearer-auth plugin. Either `keys` or `auth` is required. */
 export interface BearerAuthOptions {
@@ -53,6 +56,9 @@ export interface BearerAuthOptions {
 /** Hook-style verifier: on success `done()`; on failure the reply is 401 (sent, or `done(err)` with addHook false). */
 export type VerifyBearerAuth = (request: TypedRequest, reply: TypedReply, done: (err?: Error) => void) => void
 export type VerifyBearerAuthFactory = (options: BearerAuthOptions) => VerifyBearerAuth
+/** `verifyBearerAuth` as a hook of the Fastify 5 line (`trellis/v5`) sees it. */
+export type VerifyBearerAuthV5 = (request: RequestV5, reply: ReplyV5, done: (err?: Error) => void) => void
+export type VerifyBearerAuthFactoryV5 = (options: BearerAuthOptions) => VerifyBearerAuthV5
 
 declare module './types/instance' {
   interface TrellisInstance {
@@ -60,6 +66,15 @@ declare module './types/instance' {
     verifyBearerAuth?: VerifyBearerAuth
     /** Present after registering trellis/bearer-auth with `addHook: false`. */
     verifyBearerAuthFactory?: VerifyBearerAuthFactory
+  }
+}
+
+declare module './types/v5/instance' {
+  interface FastifyInstance {
+    /** Present after registering trellis/bearer-auth with `addHook: false`. */
+    verifyBearerAuth?: VerifyBearerAuthV5
+    /** Present after registering trellis/bearer-auth with `addHook: false`. */
+    verifyBearerAuthFactory?: VerifyBearerAuthFactoryV5
   }
 }
 
@@ -240,6 +255,8 @@ function bearerAuthPlugin (instance: TrellisInstance, options: BearerAuthOptions
 
 /** The plugin, wrapped: it runs in the context it is registered in (not a new child context). */
 const bearerAuth = plugin(bearerAuthPlugin, { fastify: '4.x', name: 'trellis-bearer-auth' })
+/** Typed as a plugin of each Fastify line: it runs on both. */
+const typed = bearerAuth as BothLinesPluginCallback<BearerAuthOptions>
 
-export { bearerAuth }
-export default bearerAuth
+export { typed as bearerAuth }
+export default typed

@@ -18,6 +18,7 @@ import { stringify as toYaml } from 'yaml'
 import plugin from './plugin'
 import { createError } from './base/errors'
 import type { TrellisInstance } from './types/instance'
+import type { BothLinesPluginCallback } from './types/both-lines'
 import { routeTable } from './context/route-table'
 import { buildDocument } from './openapi/document'
 import { DOCS_CSP, docsPage, initScript, loadUiAssets } from './openapi/docs-page'
@@ -34,6 +35,15 @@ export interface OpenApiFunction {
 }
 
 declare module './types/instance' {
+  interface FastifyInstance {
+    /** The OpenAPI document (after ready()); `{ yaml: true }` for YAML. Present after registering trellis/openapi. */
+    openapi: OpenApiFunction
+    /** Alias of `openapi()`, as @fastify/swagger names it. */
+    swagger: OpenApiFunction
+  }
+}
+
+declare module './types/v5/instance' {
   interface FastifyInstance {
     /** The OpenAPI document (after ready()); `{ yaml: true }` for YAML. Present after registering trellis/openapi. */
     openapi: OpenApiFunction
@@ -146,6 +156,8 @@ function openapiPlugin (instance: TrellisInstance, opts: OpenApiOptions, done: (
 
 /** The plugin, wrapped: `app.openapi()` is decorated where it is registered (usually the root). */
 const openapi = plugin(openapiPlugin, { fastify: '4.x', name: 'trellis-openapi' })
+/** Typed as a plugin of each Fastify line: it runs on both. */
+const typed = openapi as BothLinesPluginCallback<OpenApiOptions>
 
-export { openapi, openapi as swagger }
-export default openapi
+export { typed as openapi, typed as swagger }
+export default typed

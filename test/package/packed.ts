@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 export const root = join(__dirname, '..', '..')
 
@@ -63,6 +63,9 @@ async function pack (commit: string, out: string): Promise<string> {
     const r = check('npm pack', await run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund'], src))
     const name = r.stdout.trim().split('\n').pop() ?? ''
     if (!existsSync(join(out, name))) throw new Error(`npm pack printed no tarball name:\n${r.stdout}`)
+    // the Fastify 5 line's package (trellis-fastify5), from the same build
+    const v5 = check('pack-v5', await run(process.execPath, [join('scripts', 'pack-v5.mjs'), '--pack-destination', out], src)).stdout.trim()
+    if (!existsSync(join(out, v5))) throw new Error(`scripts/pack-v5.mjs printed no tarball name:\n${v5}`)
     return join(out, name)
   } finally {
     rmSync(tree, { recursive: true, force: true })
@@ -127,13 +130,20 @@ function removeOthers (parent: string, prefix: string, keep: string): void {
   }
 }
 
-/** The path of the tarball `npm pack` made from a clean tree of HEAD (packed once per commit). */
-export async function packedTarball (): Promise<string> {
+/**
+ * The path of the tarball `npm pack` made from a clean tree of HEAD (packed once per commit), or with
+ * `line` 5 the one of trellis-fastify5 (scripts/pack-v5.mjs), packed beside it from the same build.
+ */
+export async function packedTarball (line: 4 | 5 = 4): Promise<string> {
   const commit = await headCommit()
   const cache = join(root, 'node_modules', '.cache', 'trellis-pack')
   mkdirSync(cache, { recursive: true })
   removeOthers(cache, '', commit)
-  return await once(join(cache, commit), async () => await pack(commit, join(cache, commit)))
+  const main = await once(join(cache, commit), async () => await pack(commit, join(cache, commit)))
+  if (line === 4) return main
+  const v5 = readdirSync(dirname(main)).find((f) => /^trellis-fastify5-.*\.tgz$/.test(f))
+  if (v5 === undefined) throw new Error(`no trellis-fastify5 tarball beside ${main}`)
+  return join(dirname(main), v5)
 }
 
 /**
@@ -154,7 +164,10 @@ export async function installedFixture (name: string): Promise<string> {
     }
   }
   walk(fixture)
-  const tarball = await packedTarball()
+  const manifest = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8'))
+  const alias = /^npm:(trellis|trellis-fastify5)@/.exec(String(manifest.dependencies?.fastify))
+  if (alias === null) throw new Error(`${name}'s package.json does not alias fastify to npm:trellis@… or npm:trellis-fastify5@…`)
+  const tarball = await packedTarball(alias[1] === 'trellis' ? 4 : 5)
   const prefix = `trellis-${name}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}-`
   const keep = `${prefix}${await headCommit()}-${hash.digest('hex').slice(0, 12)}`
   removeOthers(tmpdir(), prefix, keep)
@@ -162,8 +175,6 @@ export async function installedFixture (name: string): Promise<string> {
   return await once(dir, async () => {
     const app = join(dir, 'app')
     cpSync(fixture, app, { recursive: true, filter: (f) => !/[/\\](node_modules|dist)$/.test(f) })
-    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
-    if (!/^npm:trellis@/.test(String(manifest.dependencies?.fastify))) throw new Error(`${name}'s package.json does not alias fastify to npm:trellis@…`)
     // the registry's trellis is not this commit: the same alias, to the tarball just packed
     manifest.dependencies.fastify = `file:${tarball}`
     writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')

@@ -32,11 +32,15 @@ test('the application compiles against fastify@5.12.8 (it is Fastify 5 code)', (
   assert.equal(status, 0, output)
 })
 
+const ownPlugins = readFileSync(join(__dirname, 'fixtures', 'v5-own-plugins.mts'), 'utf8')
+
 // one tsc run for both trellis tests; each looks at the errors of its own files
 let trellisRun: { status: number | null, output: string } | undefined
 function trellisErrors (file: string): string {
   trellisRun ??= compile('v5-app-trellis', {
-    'app.mts': switched, 'app.cts': switched, 'provider.mts': readFileSync(join(__dirname, 'fixtures', 'v5-provider.mts'), 'utf8')
+    'app.mts': switched,
+    'app.cts': switched,
+    'provider.mts': readFileSync(join(__dirname, 'fixtures', 'v5-provider.mts'), 'utf8')
   }, { trellis: root })
   if (trellisRun.status !== 0 && trellisRun.output.trim() === '') return `tsc exited with ${String(trellisRun.status)}`
   // a diagnostic is a line and its indented continuation lines; one about another file (a declaration
@@ -49,6 +53,12 @@ test('the application compiles against trellis/v5 with only its import switched'
   assert.equal(trellisErrors('app.'), '')
 })
 
-test('TrellisTypeProvider types request parts and replies from plain JSON Schema; no provider: unknown', () => {
+test('request parts and replies are typed from plain JSON Schema with no provider call; a contradicting return is an error', () => {
   assert.equal(trellisErrors('provider.mts'), '')
+})
+
+test('trellis/bearer-auth, trellis/openapi, trellis/otel and trellis/v5/plugin register on a v5 instance (ESM and CommonJS)', () => {
+  // a program of its own: see docs/typescript.md on the order of module augmentations
+  const { status, output } = compile('v5-own-plugins', { 'own-plugins.mts': ownPlugins, 'own-plugins.cts': ownPlugins }, { trellis: root })
+  assert.equal(status, 0, output)
 })

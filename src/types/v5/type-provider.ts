@@ -1,11 +1,16 @@
 /**
  * Fastify 5's type providers: one provider types the request parts (`validator`) and the replies
- * (`serializer`) separately, each from the schema in `schema`. Without a provider every part is
- * `unknown` unless a route generic declares it.
+ * (`serializer`) separately, each from the schema in `schema`. The default provider is trellis's
+ * schema inference (as on the v4 line): request parts and replies are typed from plain JSON Schema
+ * with no provider call, and a handler returns one of the success (2xx) replies. A route generic
+ * still wins part by part; another provider (`withTypeProvider<P>()`) gives Fastify 5's rules.
  */
 import type { RouteGenericInterface } from './route'
 import type { FastifySchema } from './schema'
 import type { HttpKeys, RecordKeysToLowercase } from './utils'
+import type { SchemaDepth, SchemaToType } from '../schema-to-type'
+import type { ReplyLike, ResolveReplyReturn } from '../inference'
+import type { TypeProviderDefault as InferenceV4 } from '../type-provider'
 
 export interface FastifyTypeProvider {
   readonly schema: unknown
@@ -13,7 +18,16 @@ export interface FastifyTypeProvider {
   readonly serializer: unknown
 }
 
-export interface FastifyTypeProviderDefault extends FastifyTypeProvider {}
+/**
+ * The default provider: trellis's schema inference (docs/typescript.md, "Types inferred from route
+ * schemas"), also exported as `TrellisTypeProvider`. `trellisInference` marks it, so that a handler's
+ * return is checked against the success replies only when it is in use.
+ */
+export interface FastifyTypeProviderDefault extends FastifyTypeProvider {
+  readonly validator: SchemaToType<this['schema'], this['schema'], SchemaDepth, 'request'>
+  readonly serializer: SchemaToType<this['schema'], this['schema'], SchemaDepth, 'reply'>
+  readonly trellisInference?: true
+}
 
 /** What a provider's validator makes of a schema (a request part after validation). */
 export type CallValidatorTypeProvider<F extends FastifyTypeProvider, S> = (F & { schema: S })['validator']
@@ -69,8 +83,17 @@ type ReturnFromGeneric<RouteGeneric extends RouteGenericInterface> =
     ? keyof Return extends HttpKeys ? Return[keyof Return] | Return : Return
     : unknown
 
-/** What a handler may return (or resolve with): the reply type, or nothing. */
+/**
+ * What a handler may return (or resolve with): the reply type, or nothing. With trellis's inference
+ * (the default provider) and no `Reply` generic, one of the success replies (2xx, else `default`),
+ * nothing, or the reply itself (`return reply.code(404).send(…)`), as on the v4 line.
+ */
 export type ResolveFastifyReplyReturnType<TypeProvider extends FastifyTypeProvider, SchemaCompiler extends FastifySchema, RouteGeneric extends RouteGenericInterface> =
+  ['trellisInference' extends keyof TypeProvider ? KeysOf<RouteGeneric['Reply']> : 'provider'] extends [never]
+    ? ResolveReplyReturn<InferenceV4, SchemaCompiler, RouteGeneric> extends infer Return ? (Return | void | ReplyLike | Promise<Return | void | ReplyLike>) : unknown
+    : ProviderReplyReturnType<TypeProvider, SchemaCompiler, RouteGeneric>
+
+type ProviderReplyReturnType<TypeProvider extends FastifyTypeProvider, SchemaCompiler extends FastifySchema, RouteGeneric extends RouteGenericInterface> =
   ResolveFastifyReplyType<TypeProvider, SchemaCompiler, RouteGeneric> extends infer Reply
     ? RouteGeneric['Reply'] extends Reply
       ? ReturnFromGeneric<RouteGeneric> extends infer Return ? Return | void | Promise<Return | void> : unknown
