@@ -21,26 +21,10 @@ import { beginClose, closeServer, assertCanListen, listen as listenServer, parse
 import { defaultChildLoggerFactory, type ChildLoggerFactory, type Logger } from '../server/logger'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from '../lifecycle/content-type-parsers'
 import { fastifyVersionOf } from '../base/version'
+import { lightMyRequest } from './inject'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
-
-// light-my-request is loaded on the first inject(): a server that only listens never loads it
-function lightMyRequest (dispatch: unknown, opts?: unknown, cb?: unknown): any {
-  const inject = require('light-my-request') as (...a: unknown[]) => unknown
-  return cb === undefined ? inject(dispatch, withQueryMethod(opts)) : inject(dispatch, withQueryMethod(opts), cb)
-}
-
-/**
- * light-my-request 5 (Fastify 4.29's, kept so inject loads under jest) checks the method against the
- * list node had when it was built, which lacks QUERY (RFC 10008, Fastify 5): such a request skips
- * that check only.
- */
-function withQueryMethod (opts: unknown): unknown {
-  if (opts === null || typeof opts !== 'object') return opts
-  const method = (opts as { method?: unknown }).method
-  return typeof method === 'string' && method.toUpperCase() === 'QUERY' ? { ...opts, method: 'QUERY', validate: false } : opts
-}
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 
@@ -390,12 +374,14 @@ export class TrellisInstance {
       return Promise.reject(error)
     }
     // once ready, inject dispatches synchronously: invalid options throw to the caller (as in Fastify)
-    if (app.isReady && !app.closing) return lightMyRequest((req: unknown, res: unknown) => app.dispatcher.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
+    const line = app.options.line
+    const dispatchReady = (req: IncomingMessage, res: ServerResponse): void => app.dispatcher.dispatch(req, res)
+    if (app.isReady && !app.closing) return lightMyRequest(line, dispatchReady, opts, cb)
     if (typeof cb === 'function') {
-      bootReady(app).then(() => lightMyRequest((req: unknown, res: unknown) => app.dispatcher.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
+      bootReady(app).then(() => lightMyRequest(line, dispatchReady, opts, cb), (err: Error) => cb(err))
       return undefined
     }
-    return lightMyRequest(dispatch as never, opts as never)
+    return lightMyRequest(line, dispatch, opts)
   }
 
   listen (...args: unknown[]): any {
@@ -416,6 +402,9 @@ export class TrellisInstance {
         if (abortSkipsListen) return callback !== undefined ? undefined : closing.then(() => undefined)
       } else signal.addEventListener('abort', () => { this.close() }, { once: true })
     }
+    // close() called while this listen waits for the application: the server never binds, and a
+    // callback is never called (Fastify 4 and 5); the promise form rejects
+    const closingAtCall = app.closing || app.closed
     const promise = (async () => {
       assertCanListen(app.listening, app.closed)
       await bootReady(app)
@@ -423,7 +412,8 @@ export class TrellisInstance {
       // scheduled for the next turn runs before listen() settles
       await nextTurn()
       if (abortSkipsListen && signal?.aborted === true) return undefined
-      assertCanListen(app.listening, app.closed)
+      if (!closingAtCall && callback !== undefined && (app.closing || app.closed)) return undefined
+      assertCanListen(app.listening, app.closed || app.closing)
       app.listening = true
       try {
         return await listenServer(app.server as import('node:http').Server, options, app.options.https !== null, app.log)
