@@ -239,7 +239,7 @@ function bearerAuthPlugin (instance: TrellisInstance, options: BearerAuthOptions
 }
 
 /** The plugin, wrapped: it runs in the context it is registered in (not a new child context). */
-const bearerAuth = plugin(bearerAuthPlugin, { fastify: '4.x', name: 'trellis-bearer-auth' })
+const bearerAuth = plugin(bearerAuthPlugin, { fastify: '4.x || 5.x', name: 'trellis-bearer-auth' })
 
 export { bearerAuth }
 export default bearerAuth
