@@ -17,6 +17,7 @@ import { shorthandOptions, type RouteOptions } from '../routing/route-options'
 import { addRoute } from '../context/route-builder'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import { closeIdleWhileClosing } from '../server/closing'
+import { noteBridgedCaller } from '../context/fastify4-bridge'
 import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from '../server/listen'
 import { defaultChildLoggerFactory, type ChildLoggerFactory, type Logger } from '../server/logger'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from '../lifecycle/content-type-parsers'
@@ -29,6 +30,12 @@ import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCo
 type Callback = (err: Error | null, ...rest: any[]) => void
 
 function ctx (instance: unknown): PluginContext { return contextOf(instance) }
+
+/** In a Fastify 5 application with bridged plugins: the code calling now may be a bridged plugin's, loading (fastify4-bridge.ts). */
+function noteCaller (instance: unknown): void {
+  const app = ctx(instance).app
+  if (app.bridgedPlugins.length > 0) noteBridgedCaller(app)
+}
 
 /** Fastify 4.29: FST_ERR_CTP_INSTANCE_ALREADY_STARTED for the parser registry, FST_ERR_INSTANCE_ALREADY_LISTENING otherwise. */
 function assertNotBooted (instance: unknown, what: string): void {
@@ -55,6 +62,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- plugins
   register (plugin: unknown, opts?: unknown): this & PromiseLike<this> {
+    noteCaller(this)
     enqueuePlugin(ctx(this).app, this, plugin, opts)
     // thenable at run time while loading (see the `then` defined after the class)
     return this as this & PromiseLike<this>
@@ -99,16 +107,19 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- decorators
   decorate (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    noteCaller(this)
     decorate(ctx(this), 'instance', name, value, dependencies)
     return this
   }
 
   decorateRequest (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    noteCaller(this)
     decorate(ctx(this), 'request', name, value, dependencies)
     return this
   }
 
   decorateReply (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    noteCaller(this)
     decorate(ctx(this), 'reply', name, value, dependencies)
     return this
   }
@@ -125,6 +136,7 @@ export class TrellisInstance {
 
   /** Any unknown name fails at run time with FST_ERR_HOOK_NOT_SUPPORTED. */
   addHook (name: string, fn: AnyHook): this {
+    noteCaller(this)
     checkHook(name, fn)
     const context = ctx(this)
     if (name === 'onClose') { context.onClose.push(fn); return this }
@@ -143,6 +155,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- routes
   route (options: object): this {
+    noteCaller(this)
     if (options === null || typeof options !== 'object') throw new TypeError('route options must be an object')
     addRoute(ctx(this), options as unknown as RouteOptions)
     return this
@@ -158,6 +171,7 @@ export class TrellisInstance {
   all (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand(ctx(this).app.dispatcher.methods.list(), path, optsOrHandler, handler) }
 
   private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
+    noteCaller(this)
     addRoute(ctx(this), shorthandOptions(method, path, opts, handler))
     return this
   }
@@ -296,6 +310,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- handlers
   setErrorHandler (handler: ErrorHandlerFn): this {
+    noteCaller(this)
     if (typeof handler !== 'function') throw new errorCodes.FST_ERR_ERROR_HANDLER_NOT_FN()
     assertNotBooted(this, 'setErrorHandler')
     const context = ctx(this)
@@ -305,6 +320,7 @@ export class TrellisInstance {
   }
 
   setNotFoundHandler (opts?: unknown, handler?: unknown): this {
+    noteCaller(this)
     assertNotBooted(this, 'setNotFoundHandler')
     let options = (opts ?? {}) as Record<string, unknown>
     let fn = handler
@@ -329,6 +345,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- content types
   addContentTypeParser (contentType: string | RegExp | Array<string | RegExp>, opts: ParserOptions | ContentTypeParserFn, parser?: ContentTypeParserFn): this {
+    noteCaller(this)
     assertNotBooted(this, 'addContentTypeParser')
     if (typeof opts === 'function') { parser = opts; opts = {} }
     ctx(this).parsers.add(contentType, opts, parser as ContentTypeParserFn)
