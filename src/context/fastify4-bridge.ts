@@ -20,10 +20,12 @@ import { FASTIFY_COMPAT_VERSION } from '../base/version'
 import type { AppState } from './app-state'
 import type { PluginContext } from './plugin-context'
 import { rcAcceptsOlder, satisfies } from './version-range'
-import { resolve, sep } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { RequestV4 } from '../lifecycle/request'
 import type { ReplyV4 } from '../lifecycle/reply'
+import { modulePackInUse } from '../module-pack/load-pack'
+import { PACK_FILE } from '../module-pack/pack-format'
 
 /** Whether a plugin's declared range admits the last Fastify 4 release (so the bridge can carry it). */
 export function acceptsFastify4 (range: string): boolean {
@@ -78,9 +80,12 @@ function outsideFrames (limit: number): CallSite[] {
     Error.prepareStackTrace = prepareStackTrace
   }
   const frames = Array.isArray(stack) ? stack as CallSite[] : []
+  // trellis's modules may run from a `trellis build` module pack: one script of their code
+  const pack = modulePackInUse()
+  const packFile = pack === undefined ? undefined : join(pack.dir, PACK_FILE)
   return frames.filter((f) => {
     const file = fileOf(f)
-    return file !== '' && !file.startsWith('node:') && !file.startsWith(LIB_ROOT + sep)
+    return file !== '' && file !== packFile && !file.startsWith('node:') && !file.startsWith(LIB_ROOT + sep)
   })
 }
 
@@ -140,7 +145,7 @@ function used (app: AppState, member: string, instead: string): void {
   emitV5Warning('TRLBRG002', member, user, instead)
 }
 
-/** Fastify 4's reply accessors: the label, what each does, and Fastify 5's way. */
+/** Fastify 4's reply members that Fastify 5 removed (`context`, `getResponseTime`) or changed (`redirect(code, url)`). */
 const REPLY_V4_ONLY = ['context', 'getResponseTime', 'redirect'] as const
 
 function lendRequestAccessor (app: AppState, target: object, name: string): void {
