@@ -254,7 +254,7 @@ function bearerAuthPlugin (instance: TrellisInstance, options: BearerAuthOptions
 }
 
 /** The plugin, wrapped: it runs in the context it is registered in (not a new child context). */
-const bearerAuth = plugin(bearerAuthPlugin, { fastify: '4.x', name: 'trellis-bearer-auth' })
+const bearerAuth = plugin(bearerAuthPlugin, { fastify: '4.x || 5.x', name: 'trellis-bearer-auth' })
 /** Typed as a plugin of each Fastify line: it runs on both. */
 const typed = bearerAuth as BothLinesPluginCallback<BearerAuthOptions>
 

@@ -155,7 +155,7 @@ function openapiPlugin (instance: TrellisInstance, opts: OpenApiOptions, done: (
 }
 
 /** The plugin, wrapped: `app.openapi()` is decorated where it is registered (usually the root). */
-const openapi = plugin(openapiPlugin, { fastify: '4.x', name: 'trellis-openapi' })
+const openapi = plugin(openapiPlugin, { fastify: '4.x || 5.x', name: 'trellis-openapi' })
 /** Typed as a plugin of each Fastify line: it runs on both. */
 const typed = openapi as BothLinesPluginCallback<OpenApiOptions>
 

@@ -414,7 +414,7 @@ function correlateLogs (log: any, spanOf: (logger: object) => Span | undefined):
   }
 }
 
-const otel = plugin(otelPlugin, { fastify: '4.x', name: 'trellis-otel' })
+const otel = plugin(otelPlugin, { fastify: '4.x || 5.x', name: 'trellis-otel' })
 
 export { otel }
 export default otel

@@ -12,7 +12,7 @@ import type { LoggerInstance } from './types/logger'
 export interface PluginMetadata {
   /** Plugin name, shown in errors and used by `dependencies` of other plugins. */
   name?: string
-  /** Framework version range this plugin supports, e.g. '4.x'. */
+  /** Framework version range this plugin supports, e.g. '4.x', or '4.x || 5.x' for both lines. */
   fastify?: string
   /** Names of plugins that must be registered before this one. */
   dependencies?: string[]

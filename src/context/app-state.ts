@@ -30,7 +30,12 @@ export class AppState {
   readonly routes: RouteRecord[] = []
   /** Plugins loaded through the Fastify 4 bridge (a Fastify 5 application only), and the Fastify 4 accessors used so far. */
   readonly bridgedPlugins: string[] = []
+  /** Accessor and user pairs named by TRLBRG002. */
   readonly bridgeUsed = new Set<string>()
+  /** Uses of each Fastify 4 accessor so far (the bridge looks for the user of some of them). */
+  readonly bridgeUseCounts = new Map<string, number>()
+  /** Package directory (or file) of a bridged plugin's code -> the plugin's name. */
+  readonly bridgeSources = new Map<string, string>()
   /** The Fastify version range each loaded plugin declares (by plugin name, with its function), for `trellis check`. */
   readonly declaredRanges: Array<{ plugin: string, range: string, fn: object }> = []
   /** "instance:db" -> the context chains that defined it (for error messages). */

@@ -110,7 +110,8 @@ async function loadPluginNamed (app: AppState, node: PluginNode, fn: PluginFn, p
   if (app.options.line === 5 && bridgedRange === undefined && loadingBridgedPlugin(app) === undefined) {
     const mixed = mixedStylePluginName(fn)
     if (mixed !== undefined) throw new errorCodesAddedInV5.FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER(mixed)
-  } else if (typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
+  } else if (app.options.line === 4 && typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
+  // (a bridged one on the v5 line: TRLBRG001 names it; FSTWRN002's "an error in `fastify@5`" is Fastify 4's)
   const metaName = pluginMeta(fn)?.name
   if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)
   // as avvio: an options function is called with the instance the plugin runs in (its own child

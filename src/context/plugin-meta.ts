@@ -7,8 +7,9 @@ import { errorCodes } from '../base/errors'
 import type { PluginContext } from './plugin-context'
 import { pluginMeta } from './plugins'
 import { rcAcceptsOlder, satisfies } from './version-range'
-import { FASTIFY_COMPAT_VERSION } from '../base/version'
+import { FASTIFY_COMPAT_VERSION, fastifyVersionOf } from '../base/version'
 import { acceptsFastify4 } from './fastify4-bridge'
+import { lineHint } from './line-hint'
 
 /**
  * Checks a plugin's metadata before it loads. Returns the range of a Fastify 4 plugin that a
@@ -22,7 +23,12 @@ export function checkPluginMeta (fn: unknown, context: PluginContext): string | 
   let bridged: string | undefined
   if (typeof meta.fastify === 'string' && meta.fastify !== '' && !rcAcceptsOlder(version, meta.fastify) && !satisfies(version, meta.fastify)) {
     if (context.app.options.line === 5 && acceptsFastify4(meta.fastify)) bridged = meta.fastify
-    else throw new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, version)
+    else {
+      const error = new errorCodes.FST_ERR_PLUGIN_VERSION_MISMATCH(meta.name, meta.fastify, version)
+      // the application's line is the one the plugin does not take: the message names the setting
+      if (version === fastifyVersionOf(context.app.options.line)) error.message += lineHint(context.app.options.line, meta.fastify)
+      throw error
+    }
   }
   const withName = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
   const decorators = meta.decorators

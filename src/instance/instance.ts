@@ -17,34 +17,25 @@ import { shorthandOptions, type RouteOptions } from '../routing/route-options'
 import { addRoute } from '../context/route-builder'
 import { buildErrorHandler, type ErrorHandlerFn } from '../lifecycle/error-handling'
 import { closeIdleWhileClosing } from '../server/closing'
+import { noteBridgedCaller } from '../context/fastify4-bridge'
 import { beginClose, closeServer, assertCanListen, listen as listenServer, parseListenArgs, formatAddress } from '../server/listen'
 import { defaultChildLoggerFactory, type ChildLoggerFactory, type Logger } from '../server/logger'
 import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type ParserOptions } from '../lifecycle/content-type-parsers'
 import { fastifyVersionOf } from '../base/version'
+import { lightMyRequest } from './inject'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
 
-// light-my-request is loaded on the first inject(): a server that only listens never loads it
-function lightMyRequest (dispatch: unknown, opts?: unknown, cb?: unknown): any {
-  const inject = require('light-my-request') as (...a: unknown[]) => unknown
-  return cb === undefined ? inject(dispatch, withQueryMethod(opts)) : inject(dispatch, withQueryMethod(opts), cb)
-}
-
-/**
- * light-my-request 5 (Fastify 4.29's, kept so inject loads under jest) checks the method against the
- * list node had when it was built, which lacks QUERY (RFC 10008, Fastify 5): such a request skips
- * that check only.
- */
-function withQueryMethod (opts: unknown): unknown {
-  if (opts === null || typeof opts !== 'object') return opts
-  const method = (opts as { method?: unknown }).method
-  return typeof method === 'string' && method.toUpperCase() === 'QUERY' ? { ...opts, method: 'QUERY', validate: false } : opts
-}
-
 type Callback = (err: Error | null, ...rest: any[]) => void
 
 function ctx (instance: unknown): PluginContext { return contextOf(instance) }
+
+/** In a Fastify 5 application with bridged plugins: the code calling now may be a bridged plugin's, loading (fastify4-bridge.ts). */
+function noteCaller (instance: unknown): void {
+  const app = ctx(instance).app
+  if (app.bridgedPlugins.length > 0) noteBridgedCaller(app)
+}
 
 /** Fastify 4.29: FST_ERR_CTP_INSTANCE_ALREADY_STARTED for the parser registry, FST_ERR_INSTANCE_ALREADY_LISTENING otherwise. */
 function assertNotBooted (instance: unknown, what: string): void {
@@ -71,6 +62,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- plugins
   register (plugin: unknown, opts?: unknown): this & PromiseLike<this> {
+    noteCaller(this)
     enqueuePlugin(ctx(this).app, this, plugin, opts)
     // thenable at run time while loading (see the `then` defined after the class)
     return this as this & PromiseLike<this>
@@ -115,16 +107,19 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- decorators
   decorate (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    noteCaller(this)
     decorate(ctx(this), 'instance', name, value, dependencies)
     return this
   }
 
   decorateRequest (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    noteCaller(this)
     decorate(ctx(this), 'request', name, value, dependencies)
     return this
   }
 
   decorateReply (name: string | symbol, value: unknown, dependencies?: string[]): this {
+    noteCaller(this)
     decorate(ctx(this), 'reply', name, value, dependencies)
     return this
   }
@@ -141,6 +136,7 @@ export class TrellisInstance {
 
   /** Any unknown name fails at run time with FST_ERR_HOOK_NOT_SUPPORTED. */
   addHook (name: string, fn: AnyHook): this {
+    noteCaller(this)
     checkHook(name, fn)
     const context = ctx(this)
     if (name === 'onClose') { context.onClose.push(fn); return this }
@@ -159,6 +155,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- routes
   route (options: object): this {
+    noteCaller(this)
     if (options === null || typeof options !== 'object') throw new TypeError('route options must be an object')
     addRoute(ctx(this), options as unknown as RouteOptions)
     return this
@@ -174,6 +171,7 @@ export class TrellisInstance {
   all (path: string, optsOrHandler: object, handler?: unknown): this { return this.shorthand(ctx(this).app.dispatcher.methods.list(), path, optsOrHandler, handler) }
 
   private shorthand (method: string | string[], path: string, opts: unknown, handler: unknown): this {
+    noteCaller(this)
     addRoute(ctx(this), shorthandOptions(method, path, opts, handler))
     return this
   }
@@ -312,6 +310,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- handlers
   setErrorHandler (handler: ErrorHandlerFn): this {
+    noteCaller(this)
     if (typeof handler !== 'function') throw new errorCodes.FST_ERR_ERROR_HANDLER_NOT_FN()
     assertNotBooted(this, 'setErrorHandler')
     const context = ctx(this)
@@ -321,6 +320,7 @@ export class TrellisInstance {
   }
 
   setNotFoundHandler (opts?: unknown, handler?: unknown): this {
+    noteCaller(this)
     assertNotBooted(this, 'setNotFoundHandler')
     let options = (opts ?? {}) as Record<string, unknown>
     let fn = handler
@@ -345,6 +345,7 @@ export class TrellisInstance {
 
   // ---------------------------------------------------------------- content types
   addContentTypeParser (contentType: string | RegExp | Array<string | RegExp>, opts: ParserOptions | ContentTypeParserFn, parser?: ContentTypeParserFn): this {
+    noteCaller(this)
     assertNotBooted(this, 'addContentTypeParser')
     if (typeof opts === 'function') { parser = opts; opts = {} }
     ctx(this).parsers.add(contentType, opts, parser as ContentTypeParserFn)
@@ -390,12 +391,14 @@ export class TrellisInstance {
       return Promise.reject(error)
     }
     // once ready, inject dispatches synchronously: invalid options throw to the caller (as in Fastify)
-    if (app.isReady && !app.closing) return lightMyRequest((req: unknown, res: unknown) => app.dispatcher.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never)
+    const line = app.options.line
+    const dispatchReady = (req: IncomingMessage, res: ServerResponse): void => app.dispatcher.dispatch(req, res)
+    if (app.isReady && !app.closing) return lightMyRequest(line, dispatchReady, opts, cb)
     if (typeof cb === 'function') {
-      bootReady(app).then(() => lightMyRequest((req: unknown, res: unknown) => app.dispatcher.dispatch(req as IncomingMessage, res as ServerResponse), opts as never, cb as never), (err: Error) => cb(err))
+      bootReady(app).then(() => lightMyRequest(line, dispatchReady, opts, cb), (err: Error) => cb(err))
       return undefined
     }
-    return lightMyRequest(dispatch as never, opts as never)
+    return lightMyRequest(line, dispatch, opts)
   }
 
   listen (...args: unknown[]): any {
@@ -416,6 +419,9 @@ export class TrellisInstance {
         if (abortSkipsListen) return callback !== undefined ? undefined : closing.then(() => undefined)
       } else signal.addEventListener('abort', () => { this.close() }, { once: true })
     }
+    // close() called while this listen waits for the application: the server never binds, and a
+    // callback is never called (Fastify 4 and 5); the promise form rejects
+    const closingAtCall = app.closing || app.closed
     const promise = (async () => {
       assertCanListen(app.listening, app.closed)
       await bootReady(app)
@@ -423,7 +429,8 @@ export class TrellisInstance {
       // scheduled for the next turn runs before listen() settles
       await nextTurn()
       if (abortSkipsListen && signal?.aborted === true) return undefined
-      assertCanListen(app.listening, app.closed)
+      if (!closingAtCall && callback !== undefined && (app.closing || app.closed)) return undefined
+      assertCanListen(app.listening, app.closed || app.closing)
       app.listening = true
       try {
         return await listenServer(app.server as import('node:http').Server, options, app.options.https !== null, app.log)

@@ -41,7 +41,7 @@ export type PackedModule = [path: string, requires: Record<string, number>, wrap
  * required from disk as always, never packed.
  */
 export const UNPACKED_PACKAGES = new Set([
-  'ajv', 'ajv-formats', 'pino', 'pino-pretty', 'light-my-request', 'yaml', 'swagger-ui-dist', '@opentelemetry/api',
+  'ajv', 'ajv-formats', 'pino', 'pino-pretty', 'light-my-request', 'light-my-request-6', 'yaml', 'swagger-ui-dist', '@opentelemetry/api',
   'trellis', 'fastify', 'typescript'
 ])
 

@@ -2,8 +2,8 @@
  * inject() under jest: jest loads modules through its own registry, which cannot `require` an
  * ES-module-only package, so everything inject loads on first use (light-my-request and its
  * dependencies) must be CommonJS. Runs jest (a devDependency) on one fixture test file that builds an
- * application from dist/ and injects requests, and asserts that jest ran both of its tests and
- * both passed.
+ * application from dist/ (the v4 line's, then the v5 line's: light-my-request 5, then 6) and injects
+ * requests, and asserts that jest ran its three tests and all passed.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -14,28 +14,30 @@ import { join } from 'node:path'
 
 const root = join(__dirname, '..', '..')
 
-test('inject() works in a jest test file (jest\'s module registry)', { timeout: 60_000 }, () => {
-  assert.ok(existsSync(join(root, 'dist', 'entry', 'index.cjs')), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
-  const work = mkdtempSync(join(tmpdir(), 'trellis-jest-'))
-  try {
-    const results = join(work, 'results.json')
-    const config = {
-      rootDir: join(__dirname, 'fixtures'),
-      testMatch: ['**/inject-under-jest.jest.cjs'],
-      cacheDirectory: join(work, 'cache'),
-      // the fixture and dist/ are CommonJS already; without a transform jest still loads every module
-      // through its registry (and still refuses an ES-module-only dependency), in about a second
-      transform: {}
+for (const line of ['4', '5']) {
+  test(`inject() works in a jest test file (jest's module registry), v${line} line`, { timeout: 60_000 }, () => {
+    assert.ok(existsSync(join(root, 'dist', 'entry', 'index.cjs')), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
+    const work = mkdtempSync(join(tmpdir(), 'trellis-jest-'))
+    try {
+      const results = join(work, 'results.json')
+      const config = {
+        rootDir: join(__dirname, 'fixtures'),
+        testMatch: ['**/inject-under-jest.jest.cjs'],
+        cacheDirectory: join(work, 'cache'),
+        // the fixture and dist/ are CommonJS already; without a transform jest still loads every module
+        // through its registry (and still refuses an ES-module-only dependency), in about a second
+        transform: {}
+      }
+      const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js')
+      const run = spawnSync(process.execPath, [jest, '--ci', '--no-watchman', '--config', JSON.stringify(config), '--json', '--outputFile', results], {
+        cwd: root, encoding: 'utf8', env: { ...process.env, TRELLIS_JEST_LINE: line }
+      })
+      const output = `${run.stdout}\n${run.stderr}`
+      assert.equal(run.status, 0, output)
+      const report = JSON.parse(readFileSync(results, 'utf8')) as { numTotalTests: number, numPassedTests: number, numFailedTests: number }
+      assert.deepEqual({ total: report.numTotalTests, passed: report.numPassedTests, failed: report.numFailedTests }, { total: 3, passed: 3, failed: 0 }, output)
+    } finally {
+      rmSync(work, { recursive: true, force: true })
     }
-    const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js')
-    const run = spawnSync(process.execPath, [jest, '--ci', '--no-watchman', '--config', JSON.stringify(config), '--json', '--outputFile', results], {
-      cwd: root, encoding: 'utf8'
-    })
-    const output = `${run.stdout}\n${run.stderr}`
-    assert.equal(run.status, 0, output)
-    const report = JSON.parse(readFileSync(results, 'utf8')) as { numTotalTests: number, numPassedTests: number, numFailedTests: number }
-    assert.deepEqual({ total: report.numTotalTests, passed: report.numPassedTests, failed: report.numFailedTests }, { total: 2, passed: 2, failed: 0 }, output)
-  } finally {
-    rmSync(work, { recursive: true, force: true })
-  }
-})
+  })
+}

@@ -1,0 +1,90 @@
+/**
+ * inject on the v5 line has light-my-request 6's interface and behaviour (what Fastify 5 ships), each
+ * assertion checked against trellis/v5 and the real fastify@5; the v4 line keeps light-my-request 5's.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { PassThrough } from 'node:stream'
+import { v4, v5Targets } from './lines'
+
+async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
+  let body = ''
+  for await (const chunk of stream) body += String(chunk)
+  return body
+}
+
+for (const [name, factory] of v5Targets) {
+  test(`${name}: inject(opts, cb) with payloadAsStream calls back at the headers; stream() holds the payload as it comes`, { timeout: 20_000 }, async () => {
+    const app = factory()
+    let source: PassThrough | undefined
+    app.get('/events', (_request: any, reply: any) => {
+      source = new PassThrough()
+      reply.header('content-type', 'text/plain').send(source)
+      source.write('first ')
+    })
+    const body = await new Promise<string>((resolve, reject) => {
+      app.inject({ url: '/events', payloadAsStream: true }, (err: Error | null, res: any) => {
+        if (err !== null) { reject(err); return }
+        assert.equal(res.statusCode, 200)
+        // the reply is still streaming: light-my-request 5 would call back only once it ended
+        assert.equal(res.body, undefined)
+        assert.throws(() => res.json(), /payloadAsStream/)
+        readAll(res.stream()).then(resolve, reject)
+        source?.end('second')
+      })
+    })
+    assert.equal(body, 'first second')
+    await app.close()
+  })
+
+  test(`${name}: inject() with payloadAsStream resolves with a streamed response`, async () => {
+    const app = factory()
+    app.get('/', async () => ({ hello: 'world' }))
+    const res = await app.inject({ url: '/', payloadAsStream: true })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(JSON.parse(await readAll(res.stream())), { hello: 'world' })
+    await app.close()
+  })
+
+  test(`${name}: a header given as an array reaches the application as Node joins repeated lines`, async () => {
+    const app = factory()
+    app.get('/', async (request: any) => ({ headers: request.headers, raw: request.raw.rawHeaders }))
+    const res = await app.inject({
+      url: '/',
+      headers: { 'x-list': ['a', 'b'], authorization: ['first', 'second'], cookie: ['u=1', 'v=2'], 'set-cookie': ['s=1', 't=2'] }
+    })
+    const { headers, raw } = res.json()
+    assert.equal(headers['x-list'], 'a, b')
+    assert.equal(headers.authorization, 'first')
+    assert.equal(headers.cookie, 'u=1; v=2')
+    assert.deepEqual(headers['set-cookie'], ['s=1', 't=2'])
+    const pairs: string[] = []
+    for (let i = 0; i < raw.length; i += 2) if (raw[i] !== 'user-agent' && raw[i] !== 'host') pairs.push(`${raw[i]}: ${raw[i + 1]}`)
+    assert.deepEqual(pairs, ['x-list: a', 'x-list: b', 'authorization: first', 'authorization: second', 'cookie: u=1', 'cookie: v=2', 'set-cookie: s=1', 'set-cookie: t=2'])
+    await app.close()
+  })
+
+  test(`${name}: the chain form joins array headers the same way`, async () => {
+    const app = factory()
+    app.get('/', async (request: any) => ({ list: request.headers['x-list'] }))
+    const res = await app.inject().get('/').headers({ 'x-list': ['a', 'b'] })
+    assert.deepEqual(res.json(), { list: 'a, b' })
+    await app.close()
+  })
+
+  test(`${name}: injected requests and responses say isLightMyRequest`, async () => {
+    const app = factory()
+    app.get('/', async (request: any, reply: any) => ({ request: request.raw.isLightMyRequest, reply: reply.raw.isLightMyRequest }))
+    const res = await app.inject('/')
+    assert.deepEqual(res.json(), { request: true, reply: true })
+    await app.close()
+  })
+}
+
+test('trellis (v4 line): inject keeps light-my-request 5 (Fastify 4.29\'s): array headers joined with a comma, one raw line', async () => {
+  const app = v4()
+  app.get('/', async (request: any) => ({ list: request.headers['x-list'], raw: request.raw.rawHeaders.slice(0, 2), flag: request.raw.isLightMyRequest ?? null }))
+  const res = await app.inject({ url: '/', headers: { 'x-list': ['a', 'b'] } })
+  assert.deepEqual(res.json(), { list: 'a,b', raw: ['x-list', 'a,b'], flag: null })
+  await app.close()
+})
