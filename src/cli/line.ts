@@ -6,7 +6,9 @@
  *   3. the application's package.json: `"trellis": { "fastifyLine": 5 }`, read from the nearest
  *      package.json above the application file that has it, up to the first one with a `name`
  *      (the application's own package);
- *   4. otherwise the Fastify 4 line.
+ *   4. the line of the installed package: `trellis-fastify5` (whose `.` is the Fastify 5 line, installed
+ *      as `"fastify": "npm:trellis-fastify5@…"`) says 5 in its own package.json; `trellis` says nothing;
+ *   5. otherwise the Fastify 4 line.
  * A value that is not 4 or 5 is a UsageError naming where it came from, never a silent default.
  *
  * The command then sets TRELLIS_FASTIFY_LINE for its process (and so for its cluster workers), so
@@ -53,8 +55,42 @@ function fromPackageJson (file: string): { path: string, value: unknown } | unde
   }
 }
 
-/** The line of the application in `file`: `flag` is the `--line` value when given. */
-export function appLine (file: string, flag: string | undefined, env: NodeJS.ProcessEnv = process.env): AppLine {
+/** trellis's own package.json: the nearest one above this module named `trellis` or `trellis-fastify5`. */
+function ownPackageJson (): string | undefined {
+  let dir = __dirname
+  for (;;) {
+    const path = join(dir, 'package.json')
+    if (existsSync(path)) {
+      try {
+        const name = (JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown }).name
+        if (name === 'trellis' || name === 'trellis-fastify5') return path
+      } catch {}
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return undefined
+    dir = parent
+  }
+}
+
+/** The line the installed package declares (`trellis.fastifyLine` of its own package.json), if any. */
+export function installedLine (packageJson: string | undefined = ownPackageJson()): AppLine | undefined {
+  if (packageJson === undefined) return undefined
+  try {
+    const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: unknown, trellis?: { fastifyLine?: unknown } }
+    const value = pkg.trellis?.fastifyLine
+    if (value === undefined) return undefined
+    return { line: parseLine(value, `${String(pkg.name)}'s package.json "trellis.fastifyLine"`), from: `the installed package (${String(pkg.name)})` }
+  } catch (err) {
+    if (err instanceof UsageError) throw err
+    return undefined
+  }
+}
+
+/**
+ * The line of the application in `file`: `flag` is the `--line` value when given; `installed` is
+ * the package the command runs from (./installedLine).
+ */
+export function appLine (file: string, flag: string | undefined, env: NodeJS.ProcessEnv = process.env, installed: () => AppLine | undefined = installedLine): AppLine {
   if (flag !== undefined) return { line: parseLine(flag, '--line'), from: 'the --line flag' }
   const fromEnv = env[LINE_ENV]
   if (fromEnv !== undefined && fromEnv !== '') return { line: parseLine(fromEnv, LINE_ENV), from: LINE_ENV }
@@ -63,7 +99,7 @@ export function appLine (file: string, flag: string | undefined, env: NodeJS.Pro
     const name = `${relative(process.cwd(), declared.path)} "trellis.fastifyLine"`
     return { line: parseLine(declared.value, name), from: name }
   }
-  return { line: 4, from: 'the default' }
+  return installed() ?? { line: 4, from: 'the default' }
 }
 
 /** Makes `require('fastify')` under the package alias, in this process and its workers, give `line`. */

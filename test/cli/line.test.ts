@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { appLine } from '../../src/cli/line'
+import { appLine, installedLine } from '../../src/cli/line'
 import { UsageError } from '../../src/cli/args'
 import { BIN, ROOT, freePort, listeningLine, request, runTrellis, stop, tempApp, tempDir, type Running } from '../production/helpers'
 
@@ -23,7 +23,7 @@ async function started (args: string[], env: Record<string, string> = {}, cwd = 
   return { run, port }
 }
 
-test('the line: --line, else TRELLIS_FASTIFY_LINE, else the nearest package.json that sets it (up to the package), else 4', () => {
+test('the line: --line, else TRELLIS_FASTIFY_LINE, else the nearest package.json that sets it (up to the package), else the installed package\'s, else 4', () => {
   const dir = tempDir('trellis-line-')
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', trellis: { fastifyLine: 5 } }))
   mkdirSync(join(dir, 'src', 'dist'), { recursive: true })
@@ -44,6 +44,12 @@ test('the line: --line, else TRELLIS_FASTIFY_LINE, else the nearest package.json
 
   assert.throws(() => appLine(file, '6', {}), (err: Error) => err instanceof UsageError && err.message === '--line must be 4 or 5, got "6"')
   assert.throws(() => appLine(file, undefined, { TRELLIS_FASTIFY_LINE: 'five' }), (err: Error) => err instanceof UsageError && err.message === 'TRELLIS_FASTIFY_LINE must be 4 or 5, got "five"')
+  // nothing declared by the application: the installed package's line (trellis-fastify5 says 5)
+  const v5Package = join(dir, 'trellis-fastify5.json')
+  writeFileSync(v5Package, JSON.stringify({ name: 'trellis-fastify5', trellis: { fastifyLine: 5 } }))
+  assert.deepEqual(appLine(join(inner, 'app.js'), undefined, {}, () => installedLine(v5Package)), { line: 5, from: 'the installed package (trellis-fastify5)' })
+  assert.deepEqual(appLine(file, '4', {}, () => installedLine(v5Package)), { line: 4, from: 'the --line flag' })
+  assert.equal(installedLine(join(__dirname, '..', '..', 'package.json')), undefined) // trellis itself declares no line
   writeFileSync(join(inner, 'package.json'), JSON.stringify({ name: 'api', trellis: { fastifyLine: '5.x' } }))
   assert.throws(() => appLine(join(inner, 'app.js'), undefined, {}), (err: Error) => err instanceof UsageError && /package\.json "trellis\.fastifyLine" must be 4 or 5, got "5\.x"$/.test(err.message))
 })
