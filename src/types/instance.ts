@@ -23,6 +23,7 @@ import type { DefaultRoute, RouteGenericInterface, RouteOptions, RouteShorthandM
 import type { TrellisSchema, SchemaCompiler, SerializerCompiler, SchemaControllerOptions, SchemaValidationError } from './schema'
 import type { AddContentTypeParser, BodyParser, ConstructorAction, ProtoAction, getDefaultJsonParser } from './content-type-parser'
 import type { SharedInstanceMembers } from './shared/instance-members'
+import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
 import type * as hooks from './hooks'
 
 export interface PrintRoutesOptions {
@@ -72,6 +73,10 @@ export interface FastifyInstance<
   Provider extends TypeProvider = TypeProviderDefault
 > extends SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>> {
   withTypeProvider<NewProvider extends TypeProvider>(): TrellisInstance<RawServer, RawRequest, RawReply, Logger, NewProvider>
+
+  inject(opts: InjectOptions | string, cb: InjectCallback): void
+  inject(opts: InjectOptions | string): Promise<InjectResponse>
+  inject(): InjectChain
 
   /** Loads what is queued so far; resolves with the instance. */
   after(): Promise<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>

@@ -2,9 +2,9 @@
  * The instance members both lines declare alike. Each line's `FastifyInstance` extends this with
  * its own instance type as `Instance` (what `addSchema` and `setReplySerializer` return); the
  * members where the lines differ stay in the line's interface, which is also the one users augment.
+ * `inject` is each line's own (light-my-request 5 on the Fastify 4 line, 6 on the Fastify 5 line).
  * Not exported by either entry.
  */
-import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request'
 import type { hasContentTypeParser, removeAllContentTypeParsers, removeContentTypeParser } from '../content-type-parser'
 
 export interface SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, Instance> {
@@ -25,10 +25,6 @@ export interface SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, 
   hasReplyDecorator(decorator: string | symbol): boolean
   hasPlugin(name: string): boolean
   hasConstraintStrategy(strategyName: string): boolean
-
-  inject(opts: InjectOptions | string, cb: InjectCallback): void
-  inject(opts: InjectOptions | string): Promise<InjectResponse>
-  inject(): InjectChain
 
   routing(req: RawRequest, res: RawReply): void
   setReplySerializer(replySerializer: (payload: unknown, statusCode: number) => string): Instance

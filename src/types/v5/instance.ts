@@ -21,6 +21,7 @@ import type { FastifySchema, FastifySchemaCompiler, FastifySchemaControllerOptio
 import type { FastifyRouterOptions } from './server-options'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault, SafePromiseLike } from './type-provider'
 import type { SharedInstanceMembers } from '../shared/instance-members'
+import type { CallbackFunc as InjectCallback, Chain as InjectChain, InjectOptions, Response as InjectResponse } from 'light-my-request-6'
 import type { ContextConfigDefault, HTTPMethods, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './utils'
 
 export interface PrintRoutesOptions {
@@ -70,6 +71,10 @@ export interface FastifyInstance<
 > extends SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>> {
   addresses(): Array<AddressInfo | string>
   withTypeProvider<Provider extends FastifyTypeProvider>(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+
+  inject(opts: InjectOptions | string, cb: InjectCallback): void
+  inject(opts: InjectOptions | string): Promise<InjectResponse>
+  inject(): InjectChain
 
   /** Loads what is queued so far. */
   after(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & SafePromiseLike<undefined>

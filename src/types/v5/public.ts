@@ -22,5 +22,5 @@ export type * from './errors'
 /** @deprecated use FastifySchemaValidationError */
 export type { FastifySchemaValidationError as ValidationResult } from './schema'
 export type { FastifyServerFactory, FastifyServerFactoryHandler } from '../server-factory'
-export type { Chain as LightMyRequestChain, InjectOptions, Response as LightMyRequestResponse, CallbackFunc as LightMyRequestCallback } from 'light-my-request'
+export type { Chain as LightMyRequestChain, InjectOptions, Response as LightMyRequestResponse, CallbackFunc as LightMyRequestCallback } from 'light-my-request-6'
 export type * from './schema-provider'
