@@ -143,12 +143,13 @@ export async function packedTarball (): Promise<string> {
  *
  * A fixture whose package.json says `"trellisFixture": { "shared": "<dir>" }` gets the files of that
  * folder (relative to the fixture) copied in beside its own: the Nest applications share their
- * sources. A fixture with a package-lock.json is installed from it (its versions pinned; the lock's
- * `fastify` entry is pointed at the tarball, whose integrity npm then computes).
+ * sources; with `"compile": true` it is compiled (`tsc -p .`) once installed, its result kept in
+ * tsc-result.json. A fixture with a package-lock.json is installed from it (its versions pinned; the
+ * lock's `fastify` entry is pointed at the tarball, whose integrity npm then computes).
  */
 export async function installedFixture (name: string): Promise<string> {
   const fixture = join(__dirname, 'fixtures', name)
-  const own = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8')) as { trellisFixture?: { shared?: string } }
+  const own = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8')) as { trellisFixture?: { shared?: string, compile?: boolean } }
   const shared = own.trellisFixture?.shared === undefined ? undefined : join(fixture, own.trellisFixture.shared)
   const hash = createHash('sha256')
   const walk = (top: string, dir: string): void => {
@@ -186,6 +187,12 @@ export async function installedFixture (name: string): Promise<string> {
       writeFileSync(lockFile, JSON.stringify(lock, null, 2) + '\n')
     }
     check('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...(locked ? [] : ['--no-package-lock'])], app))
+    if (own.trellisFixture?.compile === true) {
+      // compiled here, out of the test files' time limit: tsc's exit status and output are kept in
+      // tsc-result.json for the test to assert (tsc writes dist/ even where it reports errors)
+      const tsc = await run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], app)
+      writeFileSync(join(app, 'tsc-result.json'), JSON.stringify(tsc) + '\n')
+    }
     return app
   })
 }
