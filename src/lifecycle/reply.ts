@@ -64,17 +64,12 @@ export class ReplyBase {
   declare trace: RequestTrace | null
 
   constructor (res: ServerResponse, request: RequestBase, log: Logger) {
+    // undefined: built by hand as Fastify allows, with a request that is no trellis request
+    const context = request?.routeContext as RouteContext | undefined
     this.raw = res
+    this.request = context !== undefined ? request : detachedRequest(request, res)
     this.log = log
-    const context = request?.routeContext
-    if (context !== undefined) {
-      this.request = request
-      this.routeContext = context
-    } else {
-      // built by hand as Fastify allows, with a request that is no trellis request
-      this.request = detachedRequest(request, res)
-      this.routeContext = detachedRouteContext(request, (new.target as unknown as { line: FastifyLine }).line)
-    }
+    this.routeContext = context ?? detachedRouteContext(request, (new.target as unknown as { line: FastifyLine }).line)
     this.headersStore = {}
     this.trailersStore = null
     this.customSerializer = null
