@@ -63,6 +63,39 @@ export default defaultExport
 export * from '../lib/${name}.js'
 `)
 }
+// Fastify's `lib/` modules that packages require (`fastify/lib/reply`, `fastify/lib/symbols.js`, ...,
+// package.json "./lib/*"): each is src/compat/fastify-lib's adapter of the line the alias follows
+// (src/alias-line.ts), so `new Reply(...)` of @nestjs/platform-fastify 10 builds a Fastify 4 reply and
+// that of Nest 11 a Fastify 5 one. [Fastify 4 line, Fastify 5 line] modules of dist/lib/compat/fastify-lib;
+// Fastify 4 spells its file names in camelCase, Fastify 5 in kebab-case: both answer on both lines.
+const fastifyLib = {
+  symbols: ['symbols.js', 'symbols.js'],
+  reply: ['reply-v4.js', 'reply.js'],
+  request: ['request.js', 'request.js'],
+  errors: ['errors.js', 'errors-v5.js'],
+  warnings: ['warnings.js', 'warnings.js'],
+  logger: ['logger.js', 'logger.js'],
+  initialConfigValidation: ['initialConfigValidation.js', 'initialConfigValidation.js'],
+  'initial-config-validation': ['initialConfigValidation.js', 'initialConfigValidation.js'],
+  'content-type': ['content-type.js', 'content-type.js'],
+  'log-controller': ['log-controller.js', 'log-controller.js']
+}
+const libEntry = join(entry, 'lib')
+mkdirSync(libEntry, { recursive: true })
+for (const [name, [v4, v5]] of Object.entries(fastifyLib)) {
+  const source = (file) => `${fromLib.replace("'../lib/", "'../../lib/")}('compat/fastify-lib/${file}')`
+  const body = v4 === v5
+    ? source(v4)
+    : `require('../../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..', '..')) === 5 ? ${source(v5)} : ${source(v4)}`
+  writeFileSync(join(libEntry, `${name}.cjs`), `'use strict'\nmodule.exports = ${body}\n`)
+  const names = new Set()
+  for (const file of new Set([v4, v5])) {
+    for (const key of Object.keys(require(join(root, 'dist', 'lib', 'compat', 'fastify-lib', file)))) {
+      if (key !== 'default' && key !== '__esModule' && /^[A-Za-z_$][\w$]*$/.test(key)) names.add(key)
+    }
+  }
+  writeFileSync(join(libEntry, `${name}.mjs`), esmWrapper(`${name}.cjs`, [...names]))
+}
 // The `trellis` command (package.json "bin"): a CommonJS file with the #! line, running src/cli.
 const bin = join(root, 'dist', 'bin')
 mkdirSync(bin, { recursive: true })

@@ -131,8 +131,12 @@ function readBody (request: RequestBase, reply: ReplyBase, payload: Readable): v
     if (reply.trace !== null) closePhase(reply.trace, err)
     if (err !== null) {
       // a request no route matches is a 404 whatever its content type (Fastify 4.29): the body is left unread
-      if (reply.routeContext.is404 && (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') { preValidation(request, reply); return }
-      if ((err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
+      const unsupported = (err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+      if (reply.routeContext.is404 && unsupported) { preValidation(request, reply); return }
+      // the client may still be sending the body: Fastify 5 closes the connection after any error
+      // of the parsing step but an unsupported media type (the body is then never read); Fastify 4
+      // only after a declared length over the limit (body.ts marks those errors)
+      if ((env.line === 5 && !unsupported) || (err as { [kCloseConnection]?: boolean })[kCloseConnection] === true) reply.header('connection', 'close')
       failWith(reply, err)
       return
     }

@@ -17,6 +17,8 @@ import { callNotFound } from './handle-request'
 import { compileSerializationSchema, getSerializationFunction, serializeInput } from './route-schema-api'
 import { emitDeprecation } from '../base/warnings'
 import { closePhase, openPhase, requestFailed, type RequestTrace } from './tracing'
+import { detachedRequest, detachedRouteContext } from './detached-route-context'
+import type { FastifyLine } from '../base/version'
 
 export interface ReplyClass {
   new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
@@ -35,6 +37,8 @@ export class ReplyBase {
   static ownFields: DecoratedField[] = []
   static instanceFields: DecoratedField[] = []
   static applyFields: (target: object) => void = applyNoFields
+  /** The Fastify line of a reply built by hand, outside a route (./detached-route-context.ts). */
+  static line: FastifyLine = 4
   // `declare`: set by the constructor only (see RequestBase)
   declare raw: ServerResponse
   declare request: RequestBase
@@ -60,10 +64,12 @@ export class ReplyBase {
   declare trace: RequestTrace | null
 
   constructor (res: ServerResponse, request: RequestBase, log: Logger) {
+    // undefined: built by hand as Fastify allows, with a request that is no trellis request
+    const context = request?.routeContext as RouteContext | undefined
     this.raw = res
-    this.request = request
+    this.request = context !== undefined ? request : detachedRequest(request, res)
     this.log = log
-    this.routeContext = request.routeContext
+    this.routeContext = context ?? detachedRouteContext(request, (new.target as unknown as { line: FastifyLine }).line)
     this.headersStore = {}
     this.trailersStore = null
     this.customSerializer = null
@@ -438,6 +444,7 @@ export class ReplyV4 extends ReplyBase {
 export class ReplyV5 extends ReplyBase {
   /** Has accessors of its own: routes stop here when they skip empty subclasses. */
   static override decorated = true
+  static override line: FastifyLine = 5
 
   getDecorator (name: string | symbol): unknown { return readDecorator(this, name, 'reply') }
 

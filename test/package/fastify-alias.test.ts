@@ -66,3 +66,50 @@ test('the app\'s own tests pass unchanged', { timeout: 120_000 }, async (t) => {
   assert.match(r.stdout, /^(?:#|ℹ) pass 10$/m)
   assert.match(r.stdout, /^(?:#|ℹ) fail 0$/m)
 })
+
+// What packages reach of Fastify's internals (docs/compatibility.md lists who): @nestjs/platform-fastify
+// 10 and 11 require('fastify/lib/reply') and 'fastify/lib/symbols', 12 imports 'fastify/lib/reply.js'
+// the modules whose export is a function (a class, or validateInitialConfig), as in Fastify
+const LIB_CLASSES = ['reply', 'request', 'initialConfigValidation', 'initial-config-validation', 'content-type']
+const LIB = ['symbols', 'reply', 'request', 'errors', 'warnings', 'logger', 'initialConfigValidation', 'initial-config-validation', 'content-type', 'log-controller']
+const libScript = `import { createRequire } from 'node:module'
+const require = createRequire(process.cwd() + '/index.js')
+const out = { specs: {} }
+for (const name of ${JSON.stringify(LIB)}) {
+  for (const spec of ['fastify/lib/' + name, 'fastify/lib/' + name + '.js']) {
+    const loaded = require(spec)
+    const imported = await import(spec)
+    out.specs[spec] = { type: typeof loaded, importDefaultIsRequire: imported.default === loaded }
+  }
+}
+const Reply = require('fastify/lib/reply')
+const { kRouteContext } = await import('fastify/lib/symbols.js')
+out.namedImportIsRequire = kRouteContext === require('fastify/lib/symbols').kRouteContext && typeof kRouteContext === 'symbol'
+out.replyLine = 'mediaType' in Reply.prototype ? 5 : 'getResponseTime' in Reply.prototype ? 4 : 0
+out.mediaTypeMessage = new (require('fastify/lib/errors.js').FST_ERR_CTP_INVALID_MEDIA_TYPE)('a/b').message
+const app = require('fastify')()
+app.get('/', (request, reply) => { reply.send({ instance: reply instanceof Reply, version: app.version }) })
+out.route = (await app.inject('/')).json()
+try { require('fastify/lib/pluginUtils') } catch (err) { out.notProvided = err.code }
+process.stdout.write(JSON.stringify(out))`
+
+for (const line of [4, 5] as const) {
+  test(`Fastify 4/5 lib/ paths under the alias, Fastify ${line} line: require and import, with and without .js`, async (t) => {
+    if (skip !== undefined) return t.skip(skip)
+    const r = await run(process.execPath, ['--input-type=module', '-e', libScript], app, { TRELLIS_FASTIFY_LINE: String(line) })
+    assert.equal(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout)
+    for (const name of LIB) {
+      for (const spec of [`fastify/lib/${name}`, `fastify/lib/${name}.js`]) {
+        assert.deepEqual(out.specs[spec], { type: LIB_CLASSES.includes(name) ? 'function' : 'object', importDefaultIsRequire: true }, spec)
+      }
+    }
+    assert.equal(out.namedImportIsRequire, true)
+    assert.equal(out.replyLine, line, 'lib/reply is the Reply class of the line the alias follows')
+    // as fastify@5.12.8's and @4.29.1's lib/errors give it
+    assert.equal(out.mediaTypeMessage, line === 5 ? 'Unsupported Media Type a/b' : 'Unsupported Media Type: a/b')
+    assert.deepEqual(out.route, { instance: true, version: line === 5 ? '5.12.8' : '4.29.1' })
+    // a lib/ module trellis has no adapter for is missing, not refused by the exports map
+    assert.equal(out.notProvided, 'MODULE_NOT_FOUND')
+  })
+}

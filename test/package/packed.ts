@@ -150,22 +150,31 @@ export async function packedTarball (line: 4 | 5 = 4): Promise<string> {
  * test/package/fixtures/<name> installed with `fastify` aliased to the packed tarball: once per commit
  * and content of the fixture, in the temp dir (outside this checkout, so nothing resolves from its
  * node_modules). Returns the application's folder.
+ *
+ * A fixture whose package.json says `"trellisFixture": { "shared": "<dir>" }` gets the files of that
+ * folder (relative to the fixture) copied in beside its own: the Nest applications share their
+ * sources; with `"compile": true` it is compiled (`tsc -p .`) once installed, its result kept in
+ * tsc-result.json. A fixture with a package-lock.json is installed from it (its versions pinned; the
+ * lock's `fastify` entry is pointed at the tarball, whose integrity npm then computes).
  */
 export async function installedFixture (name: string): Promise<string> {
   const fixture = join(__dirname, 'fixtures', name)
+  const own = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8')) as { trellisFixture?: { shared?: string, compile?: boolean } }
+  const shared = own.trellisFixture?.shared === undefined ? undefined : join(fixture, own.trellisFixture.shared)
   const hash = createHash('sha256')
-  const walk = (dir: string): void => {
+  const walk = (top: string, dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (entry.name === 'node_modules' || entry.name === 'dist') continue
       const full = join(dir, entry.name)
-      hash.update(full.slice(fixture.length) + '\0')
-      if (entry.isDirectory()) walk(full)
+      hash.update(full.slice(top.length) + '\0')
+      if (entry.isDirectory()) walk(top, full)
       else hash.update(readFileSync(full))
     }
   }
-  walk(fixture)
-  const manifest = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8'))
-  const alias = /^npm:(trellis|trellis-fastify5)@/.exec(String(manifest.dependencies?.fastify))
+  walk(fixture, fixture)
+  if (shared !== undefined) walk(shared, shared)
+  const declared = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8'))
+  const alias = /^npm:(trellis|trellis-fastify5)@/.exec(String(declared.dependencies?.fastify))
   if (alias === null) throw new Error(`${name}'s package.json does not alias fastify to npm:trellis@… or npm:trellis-fastify5@…`)
   const tarball = await packedTarball(alias[1] === 'trellis' ? 4 : 5)
   const prefix = `trellis-${name}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}-`
@@ -174,11 +183,28 @@ export async function installedFixture (name: string): Promise<string> {
   const dir = join(tmpdir(), keep)
   return await once(dir, async () => {
     const app = join(dir, 'app')
-    cpSync(fixture, app, { recursive: true, filter: (f) => !/[/\\](node_modules|dist)$/.test(f) })
+    const copy = { recursive: true, filter: (f: string) => !/[/\\](node_modules|dist)$/.test(f) }
+    if (shared !== undefined) cpSync(shared, app, copy)
+    cpSync(fixture, app, copy)
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
     // the registry's trellis is not this commit: the same alias, to the tarball just packed
     manifest.dependencies.fastify = `file:${tarball}`
     writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
-    check('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], app))
+    const lockFile = join(app, 'package-lock.json')
+    const locked = existsSync(lockFile)
+    if (locked) {
+      const lock = JSON.parse(readFileSync(lockFile, 'utf8'))
+      lock.packages[''].dependencies.fastify = `file:${tarball}`
+      lock.packages['node_modules/fastify'].resolved = `file:${tarball}`
+      writeFileSync(lockFile, JSON.stringify(lock, null, 2) + '\n')
+    }
+    check('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...(locked ? [] : ['--no-package-lock'])], app))
+    if (own.trellisFixture?.compile === true) {
+      // compiled here, out of the test files' time limit: tsc's exit status and output are kept in
+      // tsc-result.json for the test to assert (tsc writes dist/ even where it reports errors)
+      const tsc = await run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], app)
+      writeFileSync(join(app, 'tsc-result.json'), JSON.stringify(tsc) + '\n')
+    }
     return app
   })
 }
@@ -200,7 +226,10 @@ if (require.main === module) {
   npmMissing().then(async (missing) => {
     if (missing !== undefined) return console.log(`# not packed: ${missing}`)
     console.log(`# packed ${await packedTarball()}`)
-    for (const name of readdirSync(join(__dirname, 'fixtures'))) console.log(`# installed ${await installedFixture(name)}`)
+    // a folder without a package.json (nest-app-src) holds sources other fixtures share
+    for (const name of readdirSync(join(__dirname, 'fixtures'))) {
+      if (existsSync(join(__dirname, 'fixtures', name, 'package.json'))) console.log(`# installed ${await installedFixture(name)}`)
+    }
   }).catch((err: unknown) => {
     console.error('# packing or installing failed (the test files of test/package/ will report it):', err)
   })

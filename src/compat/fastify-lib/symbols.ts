@@ -10,6 +10,7 @@ import { contextOf } from '../../context/plugin-context'
 import { ReplyBase } from '../../lifecycle/reply'
 import { RequestBase } from '../../lifecycle/request'
 import { kRouteSerializeFns, kRouteValidateFns } from '../../lifecycle/route-context'
+import { kFastifyRouteContext } from '../../lifecycle/detached-route-context'
 
 const names: Record<string, string> = {
   kAvvioBoot: 'fastify.avvioBoot',
@@ -81,6 +82,9 @@ for (const [key, description] of Object.entries(names)) symbols[key] = Symbol(de
 symbols.kRequestValidateFns = kRouteValidateFns
 symbols.kRequestValidateWeakMap = kRouteValidateFns
 symbols.kReplySerializeWeakMap = kRouteSerializeFns
+// a Reply built by hand (`new Reply(res, { [kRouteContext]: {...} }, log)`) reads the route context
+// under this very symbol (lifecycle/detached-route-context.ts)
+symbols.kRouteContext = kFastifyRouteContext
 
 function define (proto: object, key: string, get: (this: any) => unknown, set?: (this: any, value: any) => void): void {
   Object.defineProperty(proto, symbols[key], { get, set, configurable: true, enumerable: false })
