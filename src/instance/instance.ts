@@ -23,6 +23,8 @@ import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type
 import { fastifyVersionOf } from '../base/version'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
+import { isFetchRequest, serveFetch } from '../transport/fetch'
+import type { Dispatch } from '../transport/contract'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
 
 // light-my-request is loaded on the first inject(): a server that only listens never loads it
@@ -398,6 +400,22 @@ export class TrellisInstance {
     return lightMyRequest(dispatch as never, opts as never)
   }
 
+  /**
+   * The application as a fetch handler: `(Request, ...context) => Promise<Response>`
+   * (transport/fetch.ts). The first call readies the application; a closed one refuses.
+   */
+  fetch (request: Request, ...context: unknown[]): Promise<Response> {
+    const app = ctx(this).app
+    if (!isFetchRequest(request)) return Promise.reject(new TypeError('app.fetch() takes a fetch Request'))
+    if (app.closed) {
+      const error = new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
+      error.message = 'Server is closed'
+      return Promise.reject(error)
+    }
+    if (app.isReady) return serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context)
+    return bootReady(app).then(() => serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context))
+  }
+
   listen (...args: unknown[]): any {
     // FSTDEP011 (Fastify 4.29): listen(port, host, ...) and listen(options, port, ..., cb) are deprecated
     const firstIsOptions = args.length > 0 && (typeof args[0] === 'function' || (args[0] !== null && typeof args[0] === 'object'))
@@ -532,7 +550,7 @@ Object.defineProperty(TrellisInstance.prototype, 'then', {
  * reads these.
  */
 const DETACHABLE = [
-  'register', 'after', 'ready', 'onClose', 'close', 'inject', 'hasRoute', 'findRoute', 'getDefaultRoute',
+  'register', 'after', 'ready', 'onClose', 'close', 'inject', 'fetch', 'hasRoute', 'findRoute', 'getDefaultRoute',
   'setDefaultRoute', 'addConstraintStrategy', 'hasConstraintStrategy', 'printRoutes', 'printPlugins',
   'getSchema', 'getSchemas', 'getDefaultJsonParser'
 ] as const
