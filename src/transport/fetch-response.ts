@@ -161,7 +161,8 @@ export class FetchServerResponse extends Writable {
       try { this.controller.error(failure) } catch {}
     }
     this.waiting = null
-    callback(err)
+    // as node's ServerResponse: destroying it tears the exchange down, it does not emit 'error'
+    callback()
   }
 
   private hasBody (): boolean {
