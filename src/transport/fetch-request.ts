@@ -64,6 +64,35 @@ export function peerOf (request: Request, context: readonly unknown[]): Peer {
 
 const NO_PEER: Peer = { address: undefined, port: undefined }
 
+/** What the request path takes from a Request's URL: the path with its query, the authority, TLS or not. */
+export interface RequestUrl { path: string, host: string, encrypted: boolean }
+
+/**
+ * Splits a Request's URL (already serialized by the Request: `scheme://authority/path?query#fragment`)
+ * without building a URL object; the fragment is never sent, so it is dropped. Null when it has no
+ * authority (not an http(s) URL).
+ */
+export function splitRequestUrl (href: string): RequestUrl | null {
+  const scheme = href.indexOf('://')
+  if (scheme === -1) return null
+  const start = scheme + 3
+  let end = href.length
+  const hash = href.indexOf('#', start)
+  if (hash !== -1) end = hash
+  let slash = href.indexOf('/', start)
+  if (slash === -1 || slash > end) slash = -1
+  const query = href.indexOf('?', start)
+  // an authority ends at the first '/', '?' or '#'
+  let hostEnd = end
+  if (slash !== -1) hostEnd = slash
+  if (query !== -1 && query < hostEnd) hostEnd = query
+  const rest = href.slice(hostEnd, end)
+  // credentials in the URL are not the host a client sends
+  const at = href.lastIndexOf('@', hostEnd - 1)
+  const host = at >= start ? href.slice(at + 1, hostEnd) : href.slice(start, hostEnd)
+  return { path: rest === '' || rest[0] === '?' ? '/' + rest : rest, host, encrypted: href.startsWith('https:') }
+}
+
 export class FetchIncomingMessage extends Readable {
   method: string
   url: string
@@ -83,14 +112,14 @@ export class FetchIncomingMessage extends Readable {
   private socketMade: FetchSocket | undefined = undefined
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined
 
-  constructor (request: Request, url: URL, context: readonly unknown[]) {
+  constructor (request: Request, url: RequestUrl, context: readonly unknown[]) {
     // 'close' is the exchange's end (answered or aborted), as node's request emits it, not the body's end
     super({ autoDestroy: false })
     this.request = request
     this.context = context
     this.method = request.method
-    this.url = url.pathname + url.search
-    this.encrypted = url.protocol === 'https:'
+    this.url = url.path
+    this.encrypted = url.encrypted
     const headers: Record<string, string | string[]> = {}
     request.headers.forEach((value, name) => {
       if (name === '__proto__') Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true })

@@ -7,7 +7,7 @@
  * the response is destroyed: a Response not yet made rejects, a body being sent errors.
  */
 import type { Dispatch, TransportRequest, TransportResponse } from './contract'
-import { FetchIncomingMessage } from './fetch-request'
+import { FetchIncomingMessage, splitRequestUrl } from './fetch-request'
 import { FetchServerResponse } from './fetch-response'
 
 export function isFetchRequest (value: unknown): value is Request {
@@ -16,12 +16,8 @@ export function isFetchRequest (value: unknown): value is Request {
 }
 
 export function serveFetch (dispatch: Dispatch, request: Request, context: readonly unknown[]): Promise<Response> {
-  let url: URL
-  try {
-    url = new URL(request.url)
-  } catch (err) {
-    return Promise.reject(err)
-  }
+  const url = splitRequestUrl(request.url)
+  if (url === null) return Promise.reject(new TypeError(`app.fetch() serves http(s) URLs, not ${request.url}`))
   const req = new FetchIncomingMessage(request, url, context)
   const res = new FetchServerResponse(req)
   // the exchange is over when the response has been written or torn down: the request says so, as node's does

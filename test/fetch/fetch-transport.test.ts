@@ -201,3 +201,19 @@ test('return503OnClosing: while closing, a fetch is a 503', async () => {
   release()
   await closing
 })
+
+test('the URL gives the path with its query and the Host a client would send', async () => {
+  const app = v4()
+  app.get('/*', async (req: any) => ({ url: req.url, host: req.headers.host, query: req.query }))
+  const cases: Array<[string, object]> = [
+    ['http://localhost', { url: '/', host: 'localhost', query: {} }],
+    ['http://h.test?x=1', { url: '/?x=1', host: 'h.test', query: { x: '1' } }],
+    ['https://h.test:8443/a%20b/c?q=%C3%A9#frag', { url: '/a%20b/c?q=%C3%A9', host: 'h.test:8443', query: { q: 'é' } }],
+    ['http://[::1]:3000/p', { url: '/p', host: '[::1]:3000', query: {} }]
+  ]
+  for (const [href, expected] of cases) {
+    const res = await app.fetch(new Request(href))
+    assert.deepEqual(await res.json(), expected, href)
+  }
+  await app.close()
+})
