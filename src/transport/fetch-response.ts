@@ -17,6 +17,10 @@ const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 
 type Callback = (err?: Error | null) => void
 
+function destroyedError (): Error {
+  return Object.assign(new Error('The response was destroyed before it was sent'), { code: 'ECONNRESET' })
+}
+
 function headersSentError (): Error {
   return Object.assign(new Error('Cannot set headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
 }
@@ -153,12 +157,12 @@ export class FetchServerResponse extends Writable {
   }
 
   override _destroy (err: Error | null, callback: Callback): void {
-    const failure = err ?? Object.assign(new Error('The response was destroyed before it was sent'), { code: 'ECONNRESET' })
+    // after a finished response (the usual end: autoDestroy) there is nothing to fail
     if (!this.settled) {
       this.settled = true
-      this.reject(failure)
+      this.reject(err ?? destroyedError())
     } else if (this.controller !== null && !this.writableFinished) {
-      try { this.controller.error(failure) } catch {}
+      try { this.controller.error(err ?? destroyedError()) } catch {}
     }
     this.waiting = null
     // as node's ServerResponse: destroying it tears the exchange down, it does not emit 'error'

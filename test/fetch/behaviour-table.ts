@@ -336,6 +336,22 @@ export const CASES: BehaviourCase[] = [
     check: (a) => { assert.deepEqual(json(a), { host: 'api.example.test:8443', hostname: 'api.example.test', port: 8443 }) }
   },
   {
+    name: 'Fastify 5: request.signal stays quiet while the request runs, onResponse included',
+    lines: [5],
+    setup: (app, seen) => {
+      app.get('/', async (req: any) => {
+        const signal = req.signal
+        seen.push(signal.aborted)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        seen.push(signal.aborted)
+        return 'ok'
+      })
+      app.addHook('onResponse', async (req: any) => { seen.push(req.signal.aborted) })
+    },
+    request: { url: '/' },
+    check: (a, seen) => { assert.equal(a.body, 'ok'); assert.deepEqual(seen.slice(0, 3), [false, false, false]) }
+  },
+  {
     name: 'Fastify 5: a body on a POST without content-type is parsed as the catch-all would',
     lines: [5],
     setup: (app) => { app.post('/', async (req: any) => ({ body: req.body ?? null })) },
