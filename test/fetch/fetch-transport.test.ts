@@ -217,3 +217,22 @@ test('the URL gives the path with its query and the Host a client would send', a
   }
   await app.close()
 })
+
+test('trustProxy applies to the address the context gives', async () => {
+  const app = v4({ trustProxy: '10.0.0.1' })
+  app.get('/', async (req: any) => ({ ip: req.ip, protocol: req.protocol, host: req.hostname }))
+  const headers = { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.test' }
+  let res = await app.fetch(new Request('http://internal/', { headers }), { remoteAddress: '10.0.0.1' })
+  assert.deepEqual(await res.json(), { ip: '203.0.113.7', protocol: 'https', host: 'public.test' })
+  // from an address it does not trust, the forwarded headers are not believed
+  res = await app.fetch(new Request('http://internal/', { headers }), { remoteAddress: '10.0.0.2' })
+  assert.deepEqual(await res.json(), { ip: '10.0.0.2', protocol: 'http', host: 'internal' })
+  await app.close()
+})
+
+test('a 1xx status cannot be a Response: the exchange fails', async () => {
+  const app = v4()
+  app.get('/', (_req: any, reply: any) => { reply.code(102).send() })
+  await assert.rejects(app.fetch(new Request('http://localhost/')), RangeError)
+  await app.close()
+})
