@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
+import { logCollector } from '../helpers'
 
 const v4 = trellisV4 as unknown as (opts?: object) => any
 const v5 = trellisV5 as unknown as (opts?: object) => any
@@ -234,5 +235,21 @@ test('a 1xx status cannot be a Response: the exchange fails', async () => {
   const app = v4()
   app.get('/', (_req: any, reply: any) => { reply.code(102).send() })
   await assert.rejects(app.fetch(new Request('http://localhost/')), RangeError)
+  await app.close()
+})
+
+test('request logging: incoming request and request completed, with the address from the context', async () => {
+  const { stream, lines } = logCollector()
+  const app = v4({ logger: { level: 'info', stream } })
+  app.get('/logged', async () => 'x')
+  const res = await app.fetch(new Request('http://localhost/logged?a=1'), { remoteAddress: '192.0.2.9', remotePort: 5555 })
+  assert.equal(await res.text(), 'x')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  const incoming = lines.find((l) => l.msg === 'incoming request')
+  const completed = lines.find((l) => l.msg === 'request completed')
+  assert.ok(incoming !== undefined && completed !== undefined, JSON.stringify(lines))
+  assert.deepEqual({ method: incoming.req.method, url: incoming.req.url, remoteAddress: incoming.req.remoteAddress, remotePort: incoming.req.remotePort },
+    { method: 'GET', url: '/logged?a=1', remoteAddress: '192.0.2.9', remotePort: 5555 })
+  assert.equal(completed.res.statusCode, 200)
   await app.close()
 })
