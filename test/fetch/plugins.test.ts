@@ -1,6 +1,7 @@
-// Ecosystem plugins through app.fetch, with a Request made in-process: plugins that compress the reply stream (@fastify/compress), answer preflights (@fastify/cors), parse and set
-// cookies (@fastify/cookie), parse multipart bodies from the raw stream (@fastify/multipart),
-// serve files as streams (@fastify/static) and set many headers (@fastify/helmet).
+// Ecosystem plugins through app.fetch, with a Request made in-process: plugins that compress the
+// reply stream (@fastify/compress), answer preflights (@fastify/cors), parse and set cookies
+// (@fastify/cookie), parse multipart bodies from the raw stream (@fastify/multipart), serve files
+// as streams (@fastify/static) and set many headers (@fastify/helmet).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { gunzipSync } from 'node:zlib'
