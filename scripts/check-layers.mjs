@@ -24,6 +24,7 @@ export const LAYERS = [
   { name: 'base', paths: ['base/', 'module-pack/'] },
   { name: 'schema', paths: ['schema/'] },
   { name: 'server', paths: ['server/'] },
+  { name: 'transport', paths: ['transport/'] },
   { name: 'lifecycle', paths: ['lifecycle/'] },
   { name: 'routing', paths: ['routing/'] },
   { name: 'context', paths: ['context/'] },

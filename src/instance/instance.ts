@@ -25,7 +25,14 @@ import { fastifyVersionOf } from '../base/version'
 import { lightMyRequest } from './inject'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
+import type { Dispatch } from '../transport/contract'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
+
+// the fetch transport is loaded on the first app.fetch(): a server that only listens never loads it
+let fetchTransport: typeof import('../transport/fetch') | undefined
+function transport (): typeof import('../transport/fetch') {
+  return (fetchTransport ??= require('../transport/fetch') as typeof import('../transport/fetch'))
+}
 
 type Callback = (err: Error | null, ...rest: any[]) => void
 
@@ -401,6 +408,23 @@ export class TrellisInstance {
     return lightMyRequest(line, dispatch, opts)
   }
 
+  /**
+   * The application as a fetch handler: `(Request, ...context) => Promise<Response>`
+   * (transport/fetch.ts). The first call readies the application; a closed one refuses.
+   */
+  fetch (request: Request, ...context: unknown[]): Promise<Response> {
+    const app = ctx(this).app
+    const { isFetchRequest, serveFetch } = transport()
+    if (!isFetchRequest(request)) return Promise.reject(new TypeError('app.fetch() takes a fetch Request'))
+    if (app.closed) {
+      const error = new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
+      error.message = 'Server is closed'
+      return Promise.reject(error)
+    }
+    if (app.isReady) return serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context)
+    return bootReady(app).then(() => serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context))
+  }
+
   listen (...args: unknown[]): any {
     // FSTDEP011 (Fastify 4.29): listen(port, host, ...) and listen(options, port, ..., cb) are deprecated
     const firstIsOptions = args.length > 0 && (typeof args[0] === 'function' || (args[0] !== null && typeof args[0] === 'object'))
@@ -539,7 +563,7 @@ Object.defineProperty(TrellisInstance.prototype, 'then', {
  * reads these.
  */
 const DETACHABLE = [
-  'register', 'after', 'ready', 'onClose', 'close', 'inject', 'hasRoute', 'findRoute', 'getDefaultRoute',
+  'register', 'after', 'ready', 'onClose', 'close', 'inject', 'fetch', 'hasRoute', 'findRoute', 'getDefaultRoute',
   'setDefaultRoute', 'addConstraintStrategy', 'hasConstraintStrategy', 'printRoutes', 'printPlugins',
   'getSchema', 'getSchemas', 'getDefaultJsonParser'
 ] as const

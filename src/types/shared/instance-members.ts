@@ -26,6 +26,13 @@ export interface SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, 
   hasPlugin(name: string): boolean
   hasConstraintStrategy(strategyName: string): boolean
 
+  /**
+   * The application as a fetch handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`.
+   * The first call readies the application. `context`: what the runtime passes after the Request
+   * (Workers' `env, ctx`, Bun's server, Deno's handler info), kept on `request.raw.context`.
+   */
+  fetch(request: Request, ...context: unknown[]): Promise<Response>
+
   routing(req: RawRequest, res: RawReply): void
   setReplySerializer(replySerializer: (payload: unknown, statusCode: number) => string): Instance
   hasContentTypeParser: hasContentTypeParser

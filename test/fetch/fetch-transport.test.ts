@@ -1,0 +1,263 @@
+// What only the fetch entry has: app.fetch readies the application, the Request's signal aborts
+// the exchange (onRequestAbort, request.signal), bodies stream both ways with backpressure, the
+// peer's address comes from the runtime's context argument, and trailers are not sent.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
+import trellisV4 from '../../src/index'
+import trellisV5 from '../../src/v5'
+import { logCollector } from '../helpers'
+
+const v4 = trellisV4 as unknown as (opts?: object) => any
+const v5 = trellisV5 as unknown as (opts?: object) => any
+
+const transportLoaded = (): boolean => Object.keys(require.cache).some((file) => /transport[\\/]fetch\.(ts|js)$/.test(file))
+
+test('the first call readies the application: plugins load, onReady runs', async () => {
+  // an application that never serves fetch never loads the transport
+  const other = v4()
+  await other.inject({ url: '/nothing' })
+  await other.close()
+  assert.equal(transportLoaded(), false)
+  const app = v4()
+  const seen: string[] = []
+  app.register(async (child: any) => {
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    child.get('/late', async () => ({ late: true }))
+  })
+  app.addHook('onReady', async () => { seen.push('ready') })
+  const res = await app.fetch(new Request('http://localhost/late'))
+  assert.equal(res.status, 200)
+  assert.deepEqual(await res.json(), { late: true })
+  assert.deepEqual(seen, ['ready'])
+  assert.equal(transportLoaded(), true)
+  await app.close()
+})
+
+test('fetch taken off the instance works (Deno.serve(app.fetch), export default { fetch })', async () => {
+  const app = v5()
+  app.get('/', async () => 'detached')
+  const { fetch } = app
+  const res = await fetch(new Request('http://localhost/'))
+  assert.equal(await res.text(), 'detached')
+  await app.close()
+})
+
+test('a closed application refuses; something other than a Request is a TypeError', async () => {
+  const app = v4()
+  app.get('/', async () => 'x')
+  await assert.rejects(app.fetch('http://localhost/' as never), TypeError)
+  await app.close()
+  await assert.rejects(app.fetch(new Request('http://localhost/')), { code: 'FST_ERR_REOPENED_CLOSE_SERVER', message: 'Server is closed' })
+})
+
+test('a Request body without a length (made in-process) is read as a chunked one', async () => {
+  const app = v4()
+  app.post('/', async (req: any) => ({ body: req.body, te: req.headers['transfer-encoding'] ?? null }))
+  const res = await app.fetch(new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }))
+  assert.deepEqual(await res.json(), { body: { a: 1 }, te: 'chunked' })
+  await app.close()
+})
+
+test('an https URL makes request.protocol https; the peer comes from the context argument', async () => {
+  const app = v5({ trustProxy: false })
+  app.get('/', async (req: any) => ({ protocol: req.protocol, ip: req.ip, port: req.socket.remotePort }))
+  // Deno.serve's handler info
+  let res = await app.fetch(new Request('https://example.test/'), { remoteAddr: { transport: 'tcp', hostname: '10.1.2.3', port: 4321 } })
+  assert.deepEqual(await res.json(), { protocol: 'https', ip: '10.1.2.3', port: 4321 })
+  // Bun.serve's server
+  const server = { requestIP: (r: Request) => { assert.ok(r instanceof Request); return { address: '::1', family: 'IPv6', port: 99 } } }
+  res = await app.fetch(new Request('http://example.test/'), server)
+  assert.deepEqual(await res.json(), { protocol: 'http', ip: '::1', port: 99 })
+  // none given: no address, as for a socket that has gone
+  res = await app.fetch(new Request('http://example.test/'))
+  assert.deepEqual(await res.json(), { protocol: 'http' })
+  await app.close()
+})
+
+test('the raw request keeps the Request and the context arguments', async () => {
+  const app = v4()
+  const env = { SECRET: 'x' }
+  app.get('/', async (req: any) => ({ same: req.raw.request.url, env: req.raw.context[0] === env }))
+  const res = await app.fetch(new Request('http://localhost/?a=1'), env, {})
+  assert.deepEqual(await res.json(), { same: 'http://localhost/?a=1', env: true })
+  await app.close()
+})
+
+test('the Request signal aborting runs onRequestAbort, aborts request.signal and fails the exchange', async () => {
+  const app = v5()
+  const seen: string[] = []
+  let entered!: () => void
+  const inHandler = new Promise<void>((resolve) => { entered = resolve })
+  app.addHook('onRequestAbort', async (req: any) => { seen.push(`abort ${req.url}`) })
+  app.get('/slow', async (req: any) => {
+    req.signal.addEventListener('abort', () => seen.push('signal'))
+    entered()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    return 'too late'
+  })
+  const controller = new AbortController()
+  const pending = app.fetch(new Request('http://localhost/slow', { signal: controller.signal }))
+  await inHandler
+  controller.abort()
+  await assert.rejects(pending)
+  await new Promise((resolve) => setTimeout(resolve, 80))
+  assert.deepEqual(seen.sort(), ['abort /slow', 'signal'])
+  await app.close()
+})
+
+test('an aborted Request is not answered: onRequestAbort runs, the handler need not', async () => {
+  const app = v4()
+  const seen: string[] = []
+  app.addHook('onRequestAbort', async (_req: any) => { seen.push('abort') })
+  app.get('/', async () => 'x')
+  const controller = new AbortController()
+  controller.abort()
+  await assert.rejects(app.fetch(new Request('http://localhost/', { signal: controller.signal })))
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  assert.deepEqual(seen, ['abort'])
+  await app.close()
+})
+
+test('a streamed answer is produced as the Response is read (backpressure), and cancelling stops the source', async () => {
+  const app = v4()
+  let produced = 0
+  let destroyed = false
+  app.get('/', (_req: any, reply: any) => {
+    const source = new Readable({
+      highWaterMark: 1024,
+      read () { produced++; this.push(Buffer.alloc(1024, 120)) },
+      destroy (err, cb) { destroyed = true; cb(err) }
+    })
+    reply.type('application/octet-stream').send(source)
+  })
+  const res = await app.fetch(new Request('http://localhost/'))
+  const reader = res.body!.getReader()
+  const first = await reader.read()
+  assert.equal(first.done, false)
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  // an endless source: only what the buffers hold between it and the reader has been made
+  assert.ok(produced < 64, `${produced} chunks produced for one read`)
+  await reader.cancel()
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  assert.equal(destroyed, true)
+  await app.close()
+})
+
+test('a Request body is pulled only as the application reads it (backpressure)', async () => {
+  const app = v4()
+  let pulled = 0
+  app.addContentTypeParser('application/x-lazy', (_req: any, payload: any, done: any) => { done(null, payload) })
+  app.post('/', async (req: any) => {
+    const first = await new Promise<Buffer>((resolve) => req.body.once('data', resolve))
+    req.body.pause()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    return { first: first.length }
+  })
+  const body = new ReadableStream<Uint8Array>({ pull (c) { pulled++; c.enqueue(new Uint8Array(1024)) } }, { highWaterMark: 0 })
+  const res = await app.fetch(new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/x-lazy' }, body, duplex: 'half' } as RequestInit))
+  assert.deepEqual(await res.json(), { first: 1024 })
+  assert.ok(pulled < 40, `${pulled} chunks pulled of an endless body`)
+  await app.close()
+})
+
+test('a GET nobody reads the body of never pulls it', async () => {
+  const app = v4()
+  let pulled = 0
+  app.post('/', { }, async () => 'no body read')
+  app.addContentTypeParser('application/x-ignored', (_req: any, _payload: any, done: any) => { done(null, null) })
+  const body = new ReadableStream<Uint8Array>({ pull (c) { pulled++; c.enqueue(new Uint8Array(8)) } }, { highWaterMark: 0 })
+  const res = await app.fetch(new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/x-ignored' }, body, duplex: 'half' } as RequestInit))
+  assert.equal(await res.text(), 'no body read')
+  assert.equal(pulled, 0)
+  await app.close()
+})
+
+test('trailers: the body is sent, no trailer or transfer-encoding header (a Response carries none)', async () => {
+  for (const factory of [v4, v5]) {
+    const app = factory()
+    app.get('/', (_req: any, reply: any) => {
+      reply.trailer('x-sum', (_reply: any, _payload: unknown, done: any) => { done(null, 'abc') })
+      reply.send('body')
+    })
+    const res = await app.fetch(new Request('http://localhost/'))
+    assert.equal(res.status, 200)
+    assert.equal(await res.text(), 'body')
+    assert.equal(res.headers.get('trailer'), null)
+    assert.equal(res.headers.get('transfer-encoding'), null)
+    await app.close()
+  }
+})
+
+test('a rewriteUrl that returns no string fails the exchange', async () => {
+  const app = v4({ rewriteUrl: () => 42 })
+  app.get('/', async () => 'x')
+  await assert.rejects(app.fetch(new Request('http://localhost/')), { code: 'FST_ERR_ROUTE_REWRITE_NOT_STR' })
+  await app.close()
+})
+
+test('return503OnClosing: while closing, a fetch is a 503', async () => {
+  const app = v4()
+  let release!: () => void
+  app.addHook('preClose', (done: () => void) => { release = done })
+  app.get('/', async () => 'x')
+  await app.ready()
+  const closing = app.close()
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  const res = await app.fetch(new Request('http://localhost/'))
+  assert.equal(res.status, 503)
+  assert.equal(res.headers.get('connection'), null)
+  release()
+  await closing
+})
+
+test('the URL gives the path with its query and the Host a client would send', async () => {
+  const app = v4()
+  app.get('/*', async (req: any) => ({ url: req.url, host: req.headers.host, query: req.query }))
+  const cases: Array<[string, object]> = [
+    ['http://localhost', { url: '/', host: 'localhost', query: {} }],
+    ['http://h.test?x=1', { url: '/?x=1', host: 'h.test', query: { x: '1' } }],
+    ['https://h.test:8443/a%20b/c?q=%C3%A9#frag', { url: '/a%20b/c?q=%C3%A9', host: 'h.test:8443', query: { q: 'é' } }],
+    ['http://[::1]:3000/p', { url: '/p', host: '[::1]:3000', query: {} }]
+  ]
+  for (const [href, expected] of cases) {
+    const res = await app.fetch(new Request(href))
+    assert.deepEqual(await res.json(), expected, href)
+  }
+  await app.close()
+})
+
+test('trustProxy applies to the address the context gives', async () => {
+  const app = v4({ trustProxy: '10.0.0.1' })
+  app.get('/', async (req: any) => ({ ip: req.ip, protocol: req.protocol, host: req.hostname }))
+  const headers = { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.test' }
+  let res = await app.fetch(new Request('http://internal/', { headers }), { remoteAddress: '10.0.0.1' })
+  assert.deepEqual(await res.json(), { ip: '203.0.113.7', protocol: 'https', host: 'public.test' })
+  // from an address it does not trust, the forwarded headers are not believed
+  res = await app.fetch(new Request('http://internal/', { headers }), { remoteAddress: '10.0.0.2' })
+  assert.deepEqual(await res.json(), { ip: '10.0.0.2', protocol: 'http', host: 'internal' })
+  await app.close()
+})
+
+test('a 1xx status cannot be a Response: the exchange fails', async () => {
+  const app = v4()
+  app.get('/', (_req: any, reply: any) => { reply.code(102).send() })
+  await assert.rejects(app.fetch(new Request('http://localhost/')), RangeError)
+  await app.close()
+})
+
+test('request logging: incoming request and request completed, with the address from the context', async () => {
+  const { stream, lines } = logCollector()
+  const app = v4({ logger: { level: 'info', stream } })
+  app.get('/logged', async () => 'x')
+  const res = await app.fetch(new Request('http://localhost/logged?a=1'), { remoteAddress: '192.0.2.9', remotePort: 5555 })
+  assert.equal(await res.text(), 'x')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  const incoming = lines.find((l) => l.msg === 'incoming request')
+  const completed = lines.find((l) => l.msg === 'request completed')
+  assert.ok(incoming !== undefined && completed !== undefined, JSON.stringify(lines))
+  assert.deepEqual({ method: incoming.req.method, url: incoming.req.url, remoteAddress: incoming.req.remoteAddress, remotePort: incoming.req.remotePort },
+    { method: 'GET', url: '/logged?a=1', remoteAddress: '192.0.2.9', remotePort: 5555 })
+  assert.equal(completed.res.statusCode, 200)
+  await app.close()
+})
