@@ -86,6 +86,8 @@ export class RequestTrace {
   request: RequestMessage | null = null
   /** Whether the phases are published (a phase channel had a subscriber as the request began). */
   readonly phases: boolean
+  /** Whether the handler is published on Fastify's handler channel (it had a subscriber as the request began). */
+  readonly handler: boolean
   /** The phase running now (at most one: phases follow one another). */
   phase: PhaseMessage | null = null
   failed = false
@@ -96,6 +98,7 @@ export class RequestTrace {
   constructor (req: IncomingMessage, res: ServerResponse, server: unknown) {
     this.begun = performance.now()
     this.phases = phasesActive()
+    this.handler = handlerChannel.hasSubscribers
     this.routing = { req, res, server, route: null }
     p.routing.start.publish(this.routing)
   }
@@ -121,20 +124,18 @@ export function endRouting (trace: RequestTrace, route: RouteContext | null): vo
  */
 export function runTracedRequest<A extends unknown[]> (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: (...args: A) => void, ...args: A): void {
   reply.trace = trace
-  const message: RequestMessage = { request, reply, route: routeInfo(route) }
+  // the routing message's route when the router found this one (the same object: one allocation)
+  const info = trace.routing.route !== null && !route.is404 ? trace.routing.route : routeInfo(route)
+  const message: RequestMessage = { request, reply, route: info }
   trace.request = message
-  const res = reply.raw
-  const finish = (): void => {
-    res.removeListener('finish', finish)
-    res.removeListener('close', finish)
-    endRequest(trace)
-  }
-  res.on('finish', finish)
-  res.on('close', finish)
+  // one listener: a response emits 'close' once it has finished (or its connection closed); a route
+  // that watches 'finish' anyway (onResponse hooks, request logging) ends the request there first
+  reply.raw.on('close', () => { endRequest(trace) })
   requestStart.runStores(message, run, undefined, ...args)
 }
 
-function endRequest (trace: RequestTrace): void {
+/** The request has ended (its response finished, or its connection closed): published once. */
+export function endRequest (trace: RequestTrace): void {
   if (trace.finished) return
   trace.finished = true
   closePhase(trace, null)

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorCodes } from '../base/errors'
 import type { ResolvedOptions } from '../base/option-types'
 import type { Logger } from './logger'
+import { publishEarlyAnswer } from './early-answer'
 
 const VERSION_NOT_SUPPORTED = '{"error":"HTTP Version Not Supported","message":"HTTP Version Not Supported","statusCode":505}'
 
@@ -26,6 +27,7 @@ export function withPreRouting (options: ResolvedOptions, log: Logger, owner: un
   const rewriteUrl = options.rewriteUrl
   return (req, res) => {
     if (versions !== null && !versions.has(req.httpVersion)) {
+      publishEarlyAnswer(req, res, owner, null)
       res.writeHead(505, { 'content-type': 'application/json', 'content-length': String(VERSION_NOT_SUPPORTED.length) })
       res.end(VERSION_NOT_SUPPORTED)
       return
