@@ -192,7 +192,7 @@ function asException (error: unknown): Error | string {
 }
 
 async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
-  const { context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = otelApi()
+  const { context, createNoopMeter, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = otelApi()
   const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION)
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION)
   const duration: Histogram = meter.createHistogram('http.server.request.duration', {
@@ -200,6 +200,8 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     unit: 's',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS }
   })
+  // without a meter provider (the API's no-op meter, which a later SDK does not replace) nothing is measured
+  const measuring = duration.constructor !== createNoopMeter().createHistogram('').constructor
   const phaseSpans = options.phaseSpans === true
   const correlate = options.logCorrelation !== false
   const ignore = options.ignore
@@ -319,6 +321,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   /** The span's status and end, and the duration measurement (a span that does not record gets the measurement alone). */
   const endSpan = (state: Live, res: ServerResponse): void => {
     state.ended = true
+    if (!state.recording && !measuring) return
     const now = performance.now()
     const status = res.statusCode
     let type: string | undefined
@@ -334,7 +337,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
       }
       span.end(epochMs(now))
     }
-    duration.record((now - state.begun) / 1000, metricAttributes(state, status, type))
+    if (measuring) duration.record((now - state.begun) / 1000, metricAttributes(state, status, type))
   }
 
   // a request answered before the request path (a malformed URL, an HTTP version, a 503 while

@@ -58,15 +58,15 @@ export function tracingActive (): boolean {
 }
 
 /**
- * Does anything listen on a phase's channel (any of its events; routing aside, published for every
- * traced request)? Asked once per traced request: a request that began without a phase subscriber
- * publishes no phase and allocates no phase message.
+ * Does anything listen on a phase's channel (its `start` event, as for `tracingActive`; routing
+ * aside, published for every traced request)? Asked once per traced request: a request that began
+ * without a phase subscriber publishes no phase and allocates no phase message.
  */
 function phasesActive (): boolean {
-  return p.onRequest.hasSubscribers || p.preParsing.hasSubscribers || p.parsing.hasSubscribers ||
-    p.preValidation.hasSubscribers || p.validation.hasSubscribers || p.preHandler.hasSubscribers ||
-    p.preSerialization.hasSubscribers || p.serialization.hasSubscribers || p.onSend.hasSubscribers ||
-    p.onError.hasSubscribers || p.write.hasSubscribers || p.onResponse.hasSubscribers
+  return p.onRequest.start.hasSubscribers || p.preParsing.start.hasSubscribers || p.parsing.start.hasSubscribers ||
+    p.preValidation.start.hasSubscribers || p.validation.start.hasSubscribers || p.preHandler.start.hasSubscribers ||
+    p.preSerialization.start.hasSubscribers || p.serialization.start.hasSubscribers || p.onSend.start.hasSubscribers ||
+    p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers
 }
 
 /** `{ url, method }` of a route as Fastify's handler channel gives it; null for a 404 route. */
