@@ -27,7 +27,6 @@ import plugin from './plugin'
 import { VERSION } from './base/version'
 import { EARLY_ANSWER_CHANNEL, type EarlyAnswerMessage } from './server/early-answer'
 import { PHASES, type HandlerMessage, type PhaseMessage, type RequestMessage, type RoutingMessage } from './lifecycle/tracing'
-import type { RequestBase } from './lifecycle/request'
 import type { ReplyBase } from './lifecycle/reply'
 
 export interface OtelOptions {
