@@ -97,7 +97,7 @@ test('Fastify 5: a parameter over maxParamLength (414) gets a SERVER span with i
   const app = trellisV5({ maxParamLength: 10 })
   await app.register(otel, { tracerProvider: provider })
   app.get('/users/:id', async () => ({ ok: true }))
-  const { port } = await listen(app)
+  const { port } = await listen(app as unknown as Parameters<typeof listen>[0])
   try {
     const res = parseRaw(await rawRequest(port, `GET /users/${'x'.repeat(40)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))
     assert.equal(res.statusCode, 414)
