@@ -20,6 +20,10 @@
 // OpenTelemetry SDK (setupOtelSdk): every request sampled, the AsyncLocalStorage context manager, W3C
 // propagation, spans batched to an exporter that drops them in this process (no network I/O), a meter
 // provider whose reader never exports.
+// `trellis-otel-sampled` and `fastify429-otel-sampled` are the same with the sampler production runs:
+// ParentBased(TraceIdRatioBased(0.1)), one request in ten (by trace id) makes a span. `fastify5-otel`
+// is fastify@5.12.8 (the devDependency `fastify`) with the same @fastify/otel and SDK, every request
+// sampled (@fastify/otel 0.21.2 accepts Fastify `>=4.0.0 <6`).
 // Where trellis/otel's cost goes, one part at a time (each adds one part of the SDK to the one before):
 // `trellis-traced` trellis with a subscriber that does nothing on `tracing:trellis.request:start` (the
 // traced request path and its channel messages); `trellis-otel-noop` trellis/otel without an SDK (the
@@ -179,18 +183,19 @@ function frameworkRoutes (app) {
 
 // ------------------------------------------------------------------ the OpenTelemetry SDK of the tracing servers
 /**
- * Registers a global SDK: every span sampled and batched to an exporter that drops it; returns the
- * tracer provider. `parts` leaves the later parts out: 'context' (context manager and propagator
- * only), 'spans' (no meter provider), 'all'.
+ * Registers a global SDK: every span sampled (or, with `ratio`, ParentBased(TraceIdRatioBased(ratio)))
+ * and batched to an exporter that drops it; returns the tracer provider. `parts` leaves the later parts
+ * out: 'context' (context manager and propagator only), 'spans' (no meter provider), 'all'.
  */
-function setupOtelSdk (parts = 'all') {
+function setupOtelSdk (parts = 'all', ratio = undefined) {
   const { context, metrics, propagation, trace } = require('@opentelemetry/api')
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks')
   const { W3CTraceContextPropagator } = require('@opentelemetry/core')
-  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base')
+  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = require('@opentelemetry/sdk-trace-base')
   const { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } = require('@opentelemetry/sdk-metrics')
   const drop = { export (_items, done) { done({ code: 0 }) }, shutdown: async () => {}, forceFlush: async () => {} }
-  const provider = new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(drop)] })
+  const sampler = ratio === undefined ? new AlwaysOnSampler() : new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) })
+  const provider = new BasicTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(drop)] })
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
   propagation.setGlobalPropagator(new W3CTraceContextPropagator())
   if (parts === 'context') return provider
@@ -255,7 +260,7 @@ function bareServer () {
 // ------------------------------------------------------------------ one server, on 127.0.0.1 and a free port
 export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 /** Servers with tracing on, run when BENCH_SERVERS names them (not in the default run). */
-export const OTEL_SERVER_NAMES = ['trellis-otel', 'fastify429-otel', 'fastify429']
+export const OTEL_SERVER_NAMES = ['trellis-otel', 'trellis-otel-sampled', 'fastify429-otel', 'fastify429-otel-sampled', 'fastify429', 'fastify5-otel']
 /** The servers that split trellis/otel's cost into parts (header), for bench/icount.mjs and bench/profile.mjs. */
 export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans']
 /** trellis' Fastify 5 line (`trellis/v5`) on the same routes, run when BENCH_SERVERS names it. */
@@ -281,12 +286,15 @@ export function serverLabel (name) {
     case 'baseline': return 'trellis baseline'
     case 'baseline-otel': return 'baseline + trellis/otel'
     case 'trellis-otel': return 'trellis + trellis/otel'
+    case 'trellis-otel-sampled': return 'trellis + trellis/otel, 1 in 10 sampled'
     case 'trellis-traced': return 'trellis, a no-op subscriber'
     case 'trellis-otel-noop': return 'trellis/otel, no SDK'
     case 'trellis-otel-context': return 'trellis/otel, context manager'
     case 'trellis-otel-spans': return 'trellis/otel, spans, no metrics'
     case 'fastify429': return `fastify ${require('fastify429/package.json').version}`
     case 'fastify429-otel': return `fastify ${require('fastify429/package.json').version} + @fastify/otel ${require('@fastify/otel/package.json').version}`
+    case 'fastify429-otel-sampled': return `fastify ${require('fastify429/package.json').version} + @fastify/otel, 1 in 10 sampled`
+    case 'fastify5-otel': return `fastify ${require('fastify/package.json').version} + @fastify/otel ${require('@fastify/otel/package.json').version}`
     default: throw new Error(`unknown server ${name}`)
   }
 }
@@ -306,7 +314,8 @@ export async function startServer (name) {
   }
   if (name.startsWith('trellis-otel') || name === 'baseline-otel') {
     const parts = name.slice('trellis-otel-'.length)
-    if (parts !== 'noop') setupOtelSdk(parts === '' ? 'all' : parts)
+    if (parts === 'sampled') setupOtelSdk('all', 0.1)
+    else if (parts !== 'noop') setupOtelSdk(parts === '' ? 'all' : parts)
     const from = name === 'baseline-otel' ? BASELINE : root
     const app = require(join(from, 'dist', 'entry', 'index.cjs'))({ logger: false })
     await app.register(require(join(from, 'dist', 'entry', 'otel.cjs')))
@@ -314,12 +323,12 @@ export async function startServer (name) {
     await app.listen({ port: 0, host: '127.0.0.1' })
     return app.server.address().port
   }
-  if (name === 'fastify429-otel') {
-    const provider = setupOtelSdk()
+  if (name === 'fastify429-otel' || name === 'fastify429-otel-sampled' || name === 'fastify5-otel') {
+    const provider = setupOtelSdk('all', name.endsWith('-sampled') ? 0.1 : undefined)
     const { FastifyOtelInstrumentation } = require('@fastify/otel')
     const instrumentation = new FastifyOtelInstrumentation()
     instrumentation.setTracerProvider(provider)
-    const app = require('fastify429')({ logger: false })
+    const app = require(name === 'fastify5-otel' ? 'fastify' : 'fastify429')({ logger: false })
     await app.register(instrumentation.plugin())
     frameworkRoutes(app)
     await app.listen({ port: 0, host: '127.0.0.1' })

@@ -19,14 +19,14 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Attributes, Context, Histogram, MeterProvider, Span, TracerProvider, Tracer } from '@opentelemetry/api'
 import { otelApi } from './otel-api'
 import pino from 'pino'
 import plugin from './plugin'
 import { VERSION } from './base/version'
+import { EARLY_ANSWER_CHANNEL, type EarlyAnswerMessage } from './server/early-answer'
 import { PHASES, type HandlerMessage, type PhaseMessage, type RequestMessage, type RoutingMessage } from './lifecycle/tracing'
-import type { RequestBase } from './lifecycle/request'
 import type { ReplyBase } from './lifecycle/reply'
 
 export interface OtelOptions {
@@ -47,6 +47,31 @@ const SCOPE = 'trellis'
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'QUERY'])
 
+/**
+ * The W3C propagator's (or any propagator's) view of a request's header lines, read from
+ * `rawHeaders`: Node builds `req.headers` on its first read, which a request trellis answers without
+ * reading a header (a GET) would otherwise pay for every `traceparent` lookup.
+ */
+const rawHeaderGetter = {
+  get (req: IncomingMessage, key: string): string | undefined {
+    const raw = req.rawHeaders
+    // an HTTP/2 compatibility request without raw lines: its headers object
+    if (raw === undefined) { const v = req.headers[key]; return Array.isArray(v) ? v.join(',') : v }
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]
+      if (name.length === key.length && name.toLowerCase() === key) return raw[i + 1]
+    }
+    return undefined
+  },
+  keys (req: IncomingMessage): string[] {
+    const raw = req.rawHeaders
+    if (raw === undefined) return Object.keys(req.headers)
+    const names: string[] = []
+    for (let i = 0; i < raw.length; i += 2) names.push(raw[i].toLowerCase())
+    return names
+  }
+}
+
 /** What the plugin keeps per route (by its path): the span names by method and the last histogram attribute set. */
 interface RouteData {
   route: string | undefined
@@ -60,6 +85,9 @@ interface Live {
   /** The registration that made it. */
   owner: symbol
   span: Span
+  /** The sampler's decision: false, the span does not record and gets no attribute. */
+  recording: boolean
+  /** The span's context (the parent's when nothing reads it: no context manager's store, no phase spans). */
   ctx: Context
   /** performance.now() when routing began. */
   begun: number
@@ -107,19 +135,27 @@ function hostAndPort (host: string | undefined, secure: boolean): { address?: st
 interface Host { address?: string, port?: number }
 
 /**
- * The request's attributes. `host` is the last parsed Host header of this registration (requests of
- * one service mostly carry the same), parsed again only when it differs.
+ * What a sampler sees when the span starts: the method, the scheme and the route (the attributes
+ * that need nothing of the request's headers). The rest are written only on a span that records.
  */
-function requestAttributes (req: IncomingMessage, request: RequestBase, method: string, scheme: string, host: { raw: string | undefined, secure: boolean, parsed: Host }): Attributes {
+function samplingAttributes (method: string, scheme: string, route: string | undefined): Attributes {
+  // a fresh object per span: the SDK merges its sampler's attributes into the one it is given
+  const attributes: Attributes = { 'http.request.method': method, 'url.scheme': scheme }
+  if (route !== undefined) attributes['http.route'] = route
+  return attributes
+}
+
+/**
+ * The attributes of a recording span beyond samplingAttributes. `host` is the last parsed Host header
+ * of this registration (requests of one service mostly carry the same), parsed again only when it differs.
+ */
+function requestAttributes (req: IncomingMessage, client: string | undefined, scheme: string, host: { raw: string | undefined, secure: boolean, parsed: Host }): Attributes {
   const url = req.url ?? '/'
   const q = url.indexOf('?')
   const attributes: Attributes = {
-    'http.request.method': method,
     'url.path': q === -1 ? url : url.slice(0, q),
-    'url.scheme': scheme,
     'network.protocol.version': req.httpVersion
   }
-  if (method === '_OTHER') attributes['http.request.method_original'] = req.method
   if (q !== -1) attributes['url.query'] = url.slice(q + 1)
   const headers = req.headers
   const header = headers[':authority'] ?? headers.host
@@ -133,7 +169,6 @@ function requestAttributes (req: IncomingMessage, request: RequestBase, method: 
   const { address, port } = host.parsed
   if (address !== undefined) attributes['server.address'] = address
   if (port !== undefined) attributes['server.port'] = port
-  const client = request.ip
   if (client !== undefined) attributes['client.address'] = client
   const peer = req.socket?.remoteAddress
   if (peer !== undefined) attributes['network.peer.address'] = peer
@@ -156,7 +191,7 @@ function asException (error: unknown): Error | string {
 }
 
 async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
-  const { context, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = otelApi()
+  const { context, createNoopMeter, diag, metrics, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = otelApi()
   const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION)
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, VERSION)
   const duration: Histogram = meter.createHistogram('http.server.request.duration', {
@@ -164,6 +199,8 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     unit: 's',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS }
   })
+  // without a meter provider (the API's no-op meter, which a later SDK does not replace) nothing is measured
+  const measuring = duration.constructor !== createNoopMeter().createHistogram('').constructor
   const phaseSpans = options.phaseSpans === true
   const correlate = options.logCorrelation !== false
   const ignore = options.ignore
@@ -204,6 +241,45 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     routedAt = performance.now()
   }
 
+  // the request's span is current in its hooks and handler (with the SDK's AsyncLocalStorage context manager)
+  const storage = contextStorage()
+  // the span's context is made only for what reads it (the context manager's store, child spans)
+  const needContext = storage !== null || phaseSpans
+
+  /**
+   * A request's span: the sampler decides first (it sees the name, the kind, the parent and
+   * samplingAttributes); a span that does not record gets no other attribute. `client` gives
+   * `client.address`, asked only for a recording span.
+   */
+  const startSpan = (req: IncomingMessage, scheme: string, path: string | undefined, begun: number, client: () => string | undefined): Live => {
+    const raw = req.method ?? 'GET'
+    const method = KNOWN_METHODS.has(raw) ? raw : '_OTHER'
+    const data = routeData(path)
+    const route = data.route
+    const name = route === undefined ? method : (data.names[method] ??= `${method} ${route}`)
+    const active = context.active()
+    const inherited = trace.getSpan(active)
+    // the node:http instrumentation's span is current when the request arrives: ours is its child
+    const parent = inherited !== undefined ? active : propagation.extract(ROOT_CONTEXT, req, rawHeaderGetter)
+    if (inherited !== undefined && route !== undefined) {
+      inherited.setAttribute('http.route', route)
+      inherited.updateName(name)
+    }
+    const span = tracer.startSpan(name, {
+      kind: inherited !== undefined ? SpanKind.INTERNAL : SpanKind.SERVER,
+      attributes: samplingAttributes(method, scheme, route),
+      startTime: epochMs(begun)
+    }, parent)
+    const recording = span.isRecording()
+    if (recording) {
+      const attributes = requestAttributes(req, client(), scheme, host)
+      if (method === '_OTHER') attributes['http.request.method_original'] = raw
+      span.setAttributes(attributes)
+    }
+    const ctx = needContext ? trace.setSpan(parent, span) : parent
+    return { owner: kState, span, recording, ctx, begun, data, method, scheme, version: req.httpVersion, error: undefined, phase: null, handler: null, ended: false }
+  }
+
   /** The request's span, made once (from the store transform or from the start subscriber, whichever runs first). */
   const begin = (message: RequestMessage): Live | undefined => {
     const { request, reply } = message
@@ -213,37 +289,16 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     const req = request.raw
     if (!ours(traced.routing.server)) return undefined
     if (ignore !== undefined && ignore(req)) { traced.otel = IGNORED; return undefined }
-    const raw = req.method ?? 'GET'
-    const method = KNOWN_METHODS.has(raw) ? raw : '_OTHER'
-    const scheme = request.protocol ?? 'http'
-    const attributes = requestAttributes(req, request, method, scheme, host)
-    const data = routeData(message.route?.url)
-    const route = data.route
-    if (route !== undefined) attributes['http.route'] = route
-    const name = route === undefined ? method : (data.names[method] ??= `${method} ${route}`)
-    const active = context.active()
-    const inherited = trace.getSpan(active)
-    // the node:http instrumentation's span is current when the request arrives: ours is its child
-    const parent = inherited !== undefined ? active : propagation.extract(ROOT_CONTEXT, req.headers)
-    if (inherited !== undefined && route !== undefined) {
-      inherited.setAttribute('http.route', route)
-      inherited.updateName(name)
-    }
     const begun = traced.begun
-    const span = tracer.startSpan(name, {
-      kind: inherited !== undefined ? SpanKind.INTERNAL : SpanKind.SERVER,
-      attributes,
-      startTime: epochMs(begun)
-    }, parent)
-    const ctx = trace.setSpan(parent, span)
-    const state: Live = { owner: kState, span, ctx, begun, data, method, scheme, version: req.httpVersion, error: undefined, phase: null, handler: null, ended: false }
+    const state = startSpan(req, request.protocol ?? 'http', message.route?.url, begun, () => request.ip)
     traced.otel = state
-    if (correlate && request.log !== app.log) byLogger.set(request.log, state)
+    // a span that does not record gets no phase span and no log ids
     if (phaseSpans) {
       const routed = routedReq === req ? routedAt : performance.now()
       routedReq = null
-      tracer.startSpan('routing', { startTime: epochMs(begun), attributes: { 'trellis.phase': 'routing' } }, ctx).end(epochMs(routed))
+      if (state.recording) tracer.startSpan('routing', { startTime: epochMs(begun), attributes: { 'trellis.phase': 'routing' } }, state.ctx).end(epochMs(routed))
     }
+    if (state.recording && correlate && request.log !== app.log) byLogger.set(request.log, state)
     return state
   }
 
@@ -260,24 +315,43 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     const state = liveOf(reply)
     // a handler or phase still running (a response written from inside it) ends after the request
     if (state === undefined || state.ended) return
+    endSpan(state, reply.raw)
+  }
+  /** The span's status and end, and the duration measurement (a span that does not record gets the measurement alone). */
+  const endSpan = (state: Live, res: ServerResponse): void => {
     state.ended = true
+    if (!state.recording && !measuring) return
     const now = performance.now()
-    const status = reply.raw.statusCode
-    const span = state.span
-    span.setAttribute('http.response.status_code', status)
+    const status = res.statusCode
     let type: string | undefined
-    if (status >= 500) {
-      type = errorType(state.error) ?? String(status)
-      span.setAttribute('error.type', type)
-      span.setStatus({ code: SpanStatusCode.ERROR, message: state.error instanceof Error ? state.error.message : undefined })
-    } else if (!reply.raw.writableEnded) {
-      // the connection closed before the response was complete
-      type = 'aborted'
-      span.setAttribute('error.type', type)
-      span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection' })
+    if (status >= 500) type = errorType(state.error) ?? String(status)
+    // the connection closed before the response was complete
+    else if (!res.writableEnded) type = 'aborted'
+    const span = state.span
+    if (state.recording) {
+      span.setAttribute('http.response.status_code', status)
+      if (type !== undefined) {
+        span.setAttribute('error.type', type)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: type === 'aborted' ? 'the client closed the connection' : state.error instanceof Error ? state.error.message : undefined })
+      }
+      span.end(epochMs(now))
     }
-    span.end(epochMs(now))
-    duration.record((now - state.begun) / 1000, metricAttributes(state, status, type))
+    if (measuring) duration.record((now - state.begun) / 1000, metricAttributes(state, status, type))
+  }
+
+  // a request answered before the request path (a malformed URL, an HTTP version, a 503 while
+  // closing, a parameter too long, ...): its span runs from the answer's start to the response's end
+  const onEarlyAnswer = (message: unknown): void => {
+    const { req, res, server, error } = message as EarlyAnswerMessage
+    if (!ours(server)) return
+    if (ignore !== undefined && ignore(req)) return
+    const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true
+    const state = startSpan(req, secure ? 'https' : 'http', undefined, performance.now(), () => req.socket?.remoteAddress)
+    if (error !== null && error !== undefined) {
+      state.error = error
+      if (state.recording) state.span.recordException(asException(error))
+    }
+    res.once('close', () => { if (!state.ended) endSpan(state, res) })
   }
   /** The histogram's attributes: the route's last set when nothing differs (the SDK hashes them anew on every record). */
   const metricAttributes = (state: Live, status: number, type: string | undefined): Attributes => {
@@ -299,7 +373,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   const onHandlerStart = (message: unknown): void => {
     const state = liveOf((message as HandlerMessage).reply)
-    if (state === undefined || state.handler !== null) return
+    if (state === undefined || !state.recording || state.handler !== null) return
     state.handler = tracer.startSpan('handler', { attributes: { 'trellis.phase': 'handler' } }, state.ctx)
   }
   const onHandlerError = (message: unknown): void => {
@@ -321,7 +395,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   const onPhaseStart = (message: unknown): void => {
     const m = message as PhaseMessage
     const state = liveOf(m.reply)
-    if (state === undefined) return
+    if (state === undefined || !state.recording) return
     if (state.phase !== null) state.phase.end()
     state.phase = tracer.startSpan(m.phase, { attributes: { 'trellis.phase': m.phase } }, state.ctx)
   }
@@ -338,6 +412,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   }
 
   const subscriptions: Array<[string, (message: unknown) => void]> = [
+    [EARLY_ANSWER_CHANNEL, onEarlyAnswer],
     ['tracing:trellis.request:start', onRequestStart],
     ['tracing:trellis.request:error', onRequestError],
     ['tracing:trellis.request:end', onRequestEnd]
@@ -361,8 +436,6 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   }
   for (const [name, fn] of subscriptions) diagnosticsChannel.subscribe(name, fn)
 
-  // the request's span is current in its hooks and handler (with the SDK's AsyncLocalStorage context manager)
-  const storage = contextStorage()
   const requestStart = channel('trellis.request').start
   const handlerStart = channel('fastify.request.handler').start
   const toRequestContext = (message: unknown): Context => begin(message as RequestMessage)?.ctx ?? context.active()

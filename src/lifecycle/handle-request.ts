@@ -17,7 +17,7 @@ import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 import { dropWriteAfterEndErrors } from '../server/guarded-response'
 import { missingLoggerMethods } from '../server/logger'
-import { closePhase, handlerChannel, openPhase, runTracedRequest, type HandlerMessage, type RequestTrace } from './tracing'
+import { closePhase, endRequest, handlerChannel, openPhase, runTracedRequest, type HandlerMessage, type RequestTrace } from './tracing'
 
 /** `trace`: the request's diagnostics state when something listens (./tracing.ts), else null. */
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, trace: RequestTrace | null): void {
@@ -89,7 +89,7 @@ function afterPreHandler (err: Error | null, request: RequestBase, reply: ReplyB
   if (reply.trace !== null) {
     closePhase(reply.trace, err)
     // Fastify 5: a preHandler error is published on the handler channel (start, error, end)
-    if (!reply.routeContext.is404) { tracedHandler(err, request, reply); return }
+    if (reply.trace.handler && !reply.routeContext.is404) { tracedHandler(err, request, reply); return }
   }
   if (err !== null) { failWith(reply, err); return }
   callHandler(request, reply)
@@ -218,7 +218,7 @@ export function callNotFound (reply: ReplyBase): void {
 function callHandler (request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
   const route = reply.routeContext
-  if (reply.trace !== null && !route.is404) { tracedHandler(null, request, reply); return }
+  if (reply.trace !== null && reply.trace.handler && !route.is404) { tracedHandler(null, request, reply); return }
   let result: unknown
   try {
     result = route.handler.call(route.server, request, reply)
@@ -346,6 +346,8 @@ function watchResponse (reply: ReplyBase): void {
     reply.endTime = performance.now()
     res.removeListener('finish', onFinished)
     res.removeListener('error', onFinished)
+    // a traced request ends before its onResponse hooks and its 'request completed' line
+    if (reply.trace !== null) endRequest(reply.trace)
     const hooks = reply.routeContext.hooks.onResponse
     // a failing onResponse hook stops the others and the request is logged as errored (Fastify 4.3)
     const complete = (hookErr: Error | null): void => {

@@ -58,15 +58,15 @@ export function tracingActive (): boolean {
 }
 
 /**
- * Does anything listen on a phase's channel (any of its events; routing aside, published for every
- * traced request)? Asked once per traced request: a request that began without a phase subscriber
- * publishes no phase and allocates no phase message.
+ * Does anything listen on a phase's channel (its `start` event, as for `tracingActive`; routing
+ * aside, published for every traced request)? Asked once per traced request: a request that began
+ * without a phase subscriber publishes no phase and allocates no phase message.
  */
 function phasesActive (): boolean {
-  return p.onRequest.hasSubscribers || p.preParsing.hasSubscribers || p.parsing.hasSubscribers ||
-    p.preValidation.hasSubscribers || p.validation.hasSubscribers || p.preHandler.hasSubscribers ||
-    p.preSerialization.hasSubscribers || p.serialization.hasSubscribers || p.onSend.hasSubscribers ||
-    p.onError.hasSubscribers || p.write.hasSubscribers || p.onResponse.hasSubscribers
+  return p.onRequest.start.hasSubscribers || p.preParsing.start.hasSubscribers || p.parsing.start.hasSubscribers ||
+    p.preValidation.start.hasSubscribers || p.validation.start.hasSubscribers || p.preHandler.start.hasSubscribers ||
+    p.preSerialization.start.hasSubscribers || p.serialization.start.hasSubscribers || p.onSend.start.hasSubscribers ||
+    p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers
 }
 
 /** `{ url, method }` of a route as Fastify's handler channel gives it; null for a 404 route. */
@@ -86,6 +86,8 @@ export class RequestTrace {
   request: RequestMessage | null = null
   /** Whether the phases are published (a phase channel had a subscriber as the request began). */
   readonly phases: boolean
+  /** Whether the handler is published on Fastify's handler channel (it had a subscriber as the request began). */
+  readonly handler: boolean
   /** The phase running now (at most one: phases follow one another). */
   phase: PhaseMessage | null = null
   failed = false
@@ -96,6 +98,7 @@ export class RequestTrace {
   constructor (req: IncomingMessage, res: ServerResponse, server: unknown) {
     this.begun = performance.now()
     this.phases = phasesActive()
+    this.handler = handlerChannel.hasSubscribers
     this.routing = { req, res, server, route: null }
     p.routing.start.publish(this.routing)
   }
@@ -121,20 +124,18 @@ export function endRouting (trace: RequestTrace, route: RouteContext | null): vo
  */
 export function runTracedRequest<A extends unknown[]> (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: (...args: A) => void, ...args: A): void {
   reply.trace = trace
-  const message: RequestMessage = { request, reply, route: routeInfo(route) }
+  // the routing message's route when the router found this one (the same object: one allocation)
+  const info = trace.routing.route !== null && !route.is404 ? trace.routing.route : routeInfo(route)
+  const message: RequestMessage = { request, reply, route: info }
   trace.request = message
-  const res = reply.raw
-  const finish = (): void => {
-    res.removeListener('finish', finish)
-    res.removeListener('close', finish)
-    endRequest(trace)
-  }
-  res.on('finish', finish)
-  res.on('close', finish)
+  // one listener: a response emits 'close' once it has finished (or its connection closed); a route
+  // that watches 'finish' anyway (onResponse hooks, request logging) ends the request there first
+  reply.raw.on('close', () => { endRequest(trace) })
   requestStart.runStores(message, run, undefined, ...args)
 }
 
-function endRequest (trace: RequestTrace): void {
+/** The request has ended (its response finished, or its connection closed): published once. */
+export function endRequest (trace: RequestTrace): void {
   if (trace.finished) return
   trace.finished = true
   closePhase(trace, null)

@@ -17,6 +17,7 @@ import { keepConnectionFor } from '../server/listen'
 import { isSilentLogger, missingDefaultSerializers, type Logger } from '../server/logger'
 import { withPreRouting } from '../server/pre-routing'
 import type { FramingFault } from '../server/request-framing'
+import { publishEarlyAnswer } from '../server/early-answer'
 import { compileTrust, type TrustFn } from '../server/proxy'
 import { LogController, LogControllerV4 } from '../server/log-controller'
 import { handleRequest } from '../lifecycle/handle-request'
@@ -122,6 +123,7 @@ export class Dispatcher implements RequestEnv {
   private answeredWhileClosing (res: ServerResponse): boolean {
     keepConnectionFor(res)
     if (!this.options.return503OnClosing) return false
+    publishEarlyAnswer(res.req, res, this.owner, null)
     answerClosing(res)
     if (!this.silentLog) this.logController.serviceUnavailable(this.log, this.owner)
     return true
@@ -136,7 +138,9 @@ export class Dispatcher implements RequestEnv {
       // a method Node does not know (only HTTP/2 lets one through): no 404 route covers it;
       // Fastify's fallback answers a 404 'Not Found' (4.29: with the code FST_ERR_NOT_FOUND)
       const { reply } = this.bareRequest(req, res)
-      reply.code(404).send(new errorCodes.FST_ERR_NOT_FOUND())
+      const error = new errorCodes.FST_ERR_NOT_FOUND()
+      publishEarlyAnswer(req, res, this.owner, error)
+      reply.code(404).send(error)
       return
     }
     const url = req.url ?? '/'
@@ -157,7 +161,9 @@ export class Dispatcher implements RequestEnv {
   private badUrl (path: string, req: IncomingMessage, res: ServerResponse): void {
     const { request, reply } = this.bareRequest(req, res)
     const frameworkErrors = this.options.frameworkErrors
-    if (frameworkErrors !== undefined) { frameworkErrors(new errorCodes.FST_ERR_BAD_URL(path), request, reply); return }
+    const error = new errorCodes.FST_ERR_BAD_URL(path)
+    publishEarlyAnswer(req, res, this.owner, error)
+    if (frameworkErrors !== undefined) { frameworkErrors(error, request, reply); return }
     // Fastify 4.29's body has the code (4.3's had none)
     reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message: `'${path}' is not a valid url component`, statusCode: 400 })
   }
@@ -172,6 +178,7 @@ export class Dispatcher implements RequestEnv {
       ? new errorCodes.FST_ERR_INVALID_HOST(fault.message)
       : fault.kind === 'asterisk-form' ? new errorCodes.FST_ERR_ASTERISK_FORM(fault.message) : new errorCodes.FST_ERR_INVALID_TRANSFER_ENCODING(fault.message)
     this.log.trace({ err }, 'client error')
+    publishEarlyAnswer(req, res, this.owner, err)
     if (fault.close) (res as ServerResponse & { shouldKeepAlive: boolean }).shouldKeepAlive = false
     const { request, reply } = this.bareRequest(req, res)
     const frameworkErrors = this.options.frameworkErrors
@@ -182,9 +189,11 @@ export class Dispatcher implements RequestEnv {
   /** Fastify 5: a parameter over `maxParamLength` is a 414 (its body says 'Bad Request', as Fastify's does). */
   private paramTooLong (path: string, req: IncomingMessage, res: ServerResponse): void {
     const frameworkErrors = this.options.frameworkErrors
+    const error = new errorCodesAddedInV5.FST_ERR_MAX_PARAM_LENGTH(path)
+    publishEarlyAnswer(req, res, this.owner, error)
     if (frameworkErrors !== undefined) {
       const { request, reply } = this.bareRequest(req, res)
-      frameworkErrors(new errorCodesAddedInV5.FST_ERR_MAX_PARAM_LENGTH(path), request, reply)
+      frameworkErrors(error, request, reply)
       return
     }
     const body = JSON.stringify({ error: 'Bad Request', code: 'FST_ERR_MAX_PARAM_LENGTH', message: `'${path}' is exceeding the max param length`, statusCode: 414 })
@@ -194,9 +203,11 @@ export class Dispatcher implements RequestEnv {
 
   private constraintError (req: IncomingMessage, res: ServerResponse): void {
     const frameworkErrors = this.options.frameworkErrors
+    const error = new errorCodes.FST_ERR_ASYNC_CONSTRAINT()
+    publishEarlyAnswer(req, res, this.owner, error)
     if (frameworkErrors !== undefined) {
       const { request, reply } = this.bareRequest(req, res)
-      frameworkErrors(new errorCodes.FST_ERR_ASYNC_CONSTRAINT(), request, reply)
+      frameworkErrors(error, request, reply)
       return
     }
     res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(ASYNC_CONSTRAINT_BODY.length) })

@@ -12,6 +12,7 @@ import { errorCodes } from '../base/errors'
 import type { ResolvedOptions } from '../base/option-types'
 import type { Logger } from './logger'
 import { framingFault, type FramingFault } from './request-framing'
+import { publishEarlyAnswer } from './early-answer'
 
 const VERSION_NOT_SUPPORTED = '{"error":"HTTP Version Not Supported","message":"HTTP Version Not Supported","statusCode":505}'
 
@@ -32,6 +33,7 @@ export function withPreRouting (options: ResolvedOptions, log: Logger, owner: un
   const strict = options.strictHostAndFraming
   return (req, res) => {
     if (versions !== null && !versions.has(req.httpVersion)) {
+      publishEarlyAnswer(req, res, owner, null)
       res.writeHead(505, { 'content-type': 'application/json', 'content-length': String(VERSION_NOT_SUPPORTED.length) })
       res.end(VERSION_NOT_SUPPORTED)
       return
