@@ -12,6 +12,7 @@ export interface SchemaCacheOptions { dir: string }
 /** A directory written by `trellis build`: compiled validators and serializers read at start (docs/deployment.md). */
 export interface AotOptions { dir: string }
 
+export type RuntimeServerChoice = 'auto' | 'native' | 'node'
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
 export interface AjvOptions { customOptions?: Record<string, unknown>; plugins?: unknown[] }
@@ -48,6 +49,8 @@ export interface TrellisOptions {
   jsonDepthLimit?: number
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
+  /** Which server `listen()` starts on Bun and Deno: their own (`Bun.serve`, `Deno.serve`), node:http, or chosen per application ('auto'). */
+  runtimeServer?: RuntimeServerChoice
   onProtoPoisoning?: PoisoningAction
   onConstructorPoisoning?: PoisoningAction
   /** Fastify 5 also takes a function of the request. */
@@ -118,6 +121,7 @@ export interface ResolvedOptions {
   jsonDepthLimit: number
   maxRequestsPerSocket: number
   forceCloseConnections: boolean | 'idle'
+  runtimeServer: RuntimeServerChoice
   onProtoPoisoning: PoisoningAction
   onConstructorPoisoning: PoisoningAction
   disableRequestLogging: boolean | ((request: any) => boolean)

@@ -24,6 +24,7 @@ import { fastifyVersionOf } from '../base/version'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
 import { isFetchRequest, serveFetch } from '../transport/fetch'
+import { chooseServer, closeNative, currentRuntime, listenNative, servesNatively } from '../transport/runtime-server'
 import type { Dispatch } from '../transport/contract'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
 
@@ -444,7 +445,16 @@ export class TrellisInstance {
       assertCanListen(app.listening, app.closed)
       app.listening = true
       try {
-        return await listenServer(app.server as import('node:http').Server, options, app.options.https !== null, app.log)
+        const server = app.server as import('node:http').Server
+        // on Bun and Deno: their own server, or their node:http (runtimeServer; one log line says which)
+        const runtime = currentRuntime()
+        const choice = chooseServer(runtime, app.options, options, server)
+        if (choice.line !== '') app.log.info(choice.line)
+        if (choice.native) {
+          const dispatch = app.dispatcher.dispatch as unknown as Dispatch
+          return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveFetch(dispatch, request, [info]), options, app.log)
+        }
+        return await listenServer(server, options, app.options.https !== null, app.log)
       } catch (err) {
         app.listening = false
         throw err
@@ -479,12 +489,15 @@ export class TrellisInstance {
     const promise = (async () => {
       if (app.closed) return
       app.closing = true
-      if (app.listening && app.server !== null) beginClose(app.server, app.options.forceCloseConnections)
+      if (app.listening && app.server !== null && !servesNatively(app.server)) beginClose(app.server, app.options.forceCloseConnections)
       const stopClosingIdle = closeIdleWhileClosing(app.server, app.options.forceCloseConnections)
       try {
         await loadForClose(app)
         await runPreClose(app)
-        if (app.listening && app.server !== null) await closeServer(app.server, app.options.forceCloseConnections)
+        if (app.listening && app.server !== null) {
+          if (servesNatively(app.server)) await closeNative(app.server, app.options.forceCloseConnections)
+          else await closeServer(app.server, app.options.forceCloseConnections)
+        }
       } finally {
         stopClosingIdle()
       }
