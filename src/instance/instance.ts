@@ -23,7 +23,6 @@ import { getDefaultJsonParser, defaultTextParser, type ContentTypeParserFn, type
 import { fastifyVersionOf } from '../base/version'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
-import { isFetchRequest, serveFetch } from '../transport/fetch'
 import { chooseServer, closeNative, currentRuntime, listenNative, servesNatively } from '../transport/runtime-server'
 import type { Dispatch } from '../transport/contract'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
@@ -43,6 +42,12 @@ function withQueryMethod (opts: unknown): unknown {
   if (opts === null || typeof opts !== 'object') return opts
   const method = (opts as { method?: unknown }).method
   return typeof method === 'string' && method.toUpperCase() === 'QUERY' ? { ...opts, method: 'QUERY', validate: false } : opts
+}
+
+// the fetch transport is loaded on the first app.fetch(): a server that only listens never loads it
+let fetchTransport: typeof import('../transport/fetch') | undefined
+function transport (): typeof import('../transport/fetch') {
+  return (fetchTransport ??= require('../transport/fetch') as typeof import('../transport/fetch'))
 }
 
 type Callback = (err: Error | null, ...rest: any[]) => void
@@ -407,6 +412,7 @@ export class TrellisInstance {
    */
   fetch (request: Request, ...context: unknown[]): Promise<Response> {
     const app = ctx(this).app
+    const { isFetchRequest, serveFetch } = transport()
     if (!isFetchRequest(request)) return Promise.reject(new TypeError('app.fetch() takes a fetch Request'))
     if (app.closed) {
       const error = new errorCodes.FST_ERR_REOPENED_CLOSE_SERVER()
@@ -452,6 +458,7 @@ export class TrellisInstance {
         if (choice.line !== '') app.log.info(choice.line)
         if (choice.native) {
           const dispatch = app.dispatcher.dispatch as unknown as Dispatch
+          const { serveFetch } = transport()
           return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveFetch(dispatch, request, [info]), options, app.log)
         }
         return await listenServer(server, options, app.options.https !== null, app.log)

@@ -11,7 +11,14 @@ import { logCollector } from '../helpers'
 const v4 = trellisV4 as unknown as (opts?: object) => any
 const v5 = trellisV5 as unknown as (opts?: object) => any
 
+const transportLoaded = (): boolean => Object.keys(require.cache).some((file) => /transport[\\/]fetch\.(ts|js)$/.test(file))
+
 test('the first call readies the application: plugins load, onReady runs', async () => {
+  // an application that never serves fetch never loads the transport
+  const other = v4()
+  await other.inject({ url: '/nothing' })
+  await other.close()
+  assert.equal(transportLoaded(), false)
   const app = v4()
   const seen: string[] = []
   app.register(async (child: any) => {
@@ -23,6 +30,7 @@ test('the first call readies the application: plugins load, onReady runs', async
   assert.equal(res.status, 200)
   assert.deepEqual(await res.json(), { late: true })
   assert.deepEqual(seen, ['ready'])
+  assert.equal(transportLoaded(), true)
   await app.close()
 })
 
