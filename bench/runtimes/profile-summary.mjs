@@ -21,7 +21,7 @@ function area (url) {
   if (lib) return `trellis ${lib[1]}/`
   const mod = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
   if (mod) return mod[1]
-  if (/^(node:|bun:|ext:|internal)/.test(url) || !url.startsWith('file:') && !url.startsWith('/')) return `(runtime JS: ${url.split(/[/:]/).filter(Boolean)[0]})`
+  if (/^(node:|bun:|ext:|internal)/.test(url) || (!url.startsWith('file:') && !url.startsWith('/'))) return `(runtime JS: ${url.split(/[/:]/).filter(Boolean)[0]})`
   return url.replace(/.*\//, '')
 }
 

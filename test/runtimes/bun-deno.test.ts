@@ -48,3 +48,38 @@ for (const [runtime, args] of [['bun', ['test/runtimes/runner.ts']], ['deno', ['
     }
   })
 }
+
+async function freePort (): Promise<number> {
+  const { createServer } = await import('node:net')
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+test('bun: `export default { fetch: app.fetch }` is served by Bun itself', async (t) => {
+  assert.ok(existsSync(join(root, 'dist', 'entry', 'index.cjs')), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
+  const { runtimeBinary } = await import('./install.mjs')
+  const found = runtimeBinary('bun')
+  if (found.bin === undefined) { t.skip(found.reason); return }
+  const port = await freePort()
+  const child = spawn(found.bin, ['test/runtimes/bun-default-export.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port) } })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  try {
+    let res: Response | undefined
+    for (let i = 0; i < 100 && res === undefined; i++) {
+      try { res = await fetch(`http://127.0.0.1:${port}/`) } catch { await new Promise((resolve) => setTimeout(resolve, 100)) }
+    }
+    assert.ok(res !== undefined, `bun did not serve on ${port}:\n${output}`)
+    assert.deepEqual(await res.json(), { hello: 'world' })
+    const bad = await fetch(`http://127.0.0.1:${port}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    assert.equal(bad.status, 400)
+    const ok = await fetch(`http://127.0.0.1:${port}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' })
+    assert.deepEqual(await ok.json(), { got: 'x' })
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
