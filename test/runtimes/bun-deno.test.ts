@@ -14,6 +14,8 @@ import { join } from 'node:path'
 import { CASES } from '../fetch/behaviour-table'
 
 const root = join(__dirname, '..', '..')
+// the first run installs the binaries (about 200 MB from npm): more than the suite's 60 s per test
+const INSTALL_AND_RUN_MS = 300_000
 
 interface Result { name: string, ok: boolean, error?: string }
 
@@ -33,7 +35,7 @@ async function run (bin: string, args: string[]): Promise<{ results: Result[], d
 const tableChecks = [4, 5].reduce((n, line) => n + CASES.filter((c) => c.lines === undefined || c.lines.includes(line as 4 | 5)).length, 0)
 
 for (const [runtime, args] of [['bun', ['test/runtimes/runner.ts']], ['deno', ['run', '-A', '--sloppy-imports', 'test/runtimes/runner.ts']]] as const) {
-  test(`${runtime}: trellis' dist/ served natively passes the behaviour table, conventions and plugins`, async (t) => {
+  test(`${runtime}: trellis' dist/ served natively passes the behaviour table, conventions and plugins`, { timeout: INSTALL_AND_RUN_MS }, async (t) => {
     assert.ok(existsSync(join(root, 'dist', 'entry', 'index.cjs')), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
     const { runtimeBinary } = await import('./install.mjs')
     const found = runtimeBinary(runtime)
@@ -58,7 +60,7 @@ async function freePort (): Promise<number> {
   return port
 }
 
-test('bun: `export default { fetch: app.fetch }` is served by Bun itself', async (t) => {
+test('bun: `export default { fetch: app.fetch }` is served by Bun itself', { timeout: INSTALL_AND_RUN_MS }, async (t) => {
   assert.ok(existsSync(join(root, 'dist', 'entry', 'index.cjs')), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
   const { runtimeBinary } = await import('./install.mjs')
   const found = runtimeBinary('bun')
