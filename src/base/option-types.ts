@@ -13,6 +13,7 @@ export interface SchemaCacheOptions { dir: string }
 /** A `trellis build` directory to read, and the Fastify line of the application reading it (a build records its line). */
 export interface AotOptions { dir: string; line: FastifyLine }
 
+export type RuntimeServerChoice = 'auto' | 'native' | 'node'
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
 export interface AjvOptions { customOptions?: Record<string, unknown>; plugins?: unknown[] }
@@ -51,6 +52,8 @@ export interface TrellisOptions {
   strictHostAndFraming?: boolean
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
+  /** Which server `listen()` starts on Bun and Deno: their own (`Bun.serve`, `Deno.serve`), node:http, or chosen per application ('auto'). */
+  runtimeServer?: RuntimeServerChoice
   onProtoPoisoning?: PoisoningAction
   onConstructorPoisoning?: PoisoningAction
   /** Fastify 5 also takes a function of the request. */
@@ -122,6 +125,7 @@ export interface ResolvedOptions {
   strictHostAndFraming: boolean
   maxRequestsPerSocket: number
   forceCloseConnections: boolean | 'idle'
+  runtimeServer: RuntimeServerChoice
   onProtoPoisoning: PoisoningAction
   onConstructorPoisoning: PoisoningAction
   disableRequestLogging: boolean | ((request: any) => boolean)

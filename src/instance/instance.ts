@@ -34,6 +34,14 @@ function transport (): typeof import('../transport/fetch') {
   return (fetchTransport ??= require('../transport/fetch') as typeof import('../transport/fetch'))
 }
 
+// listen() on Bun and Deno (their own servers): loaded there only, so Node never loads src/transport/ to listen
+const onBunOrDeno = typeof (globalThis as { Bun?: { serve?: unknown } }).Bun?.serve === 'function' ||
+  typeof (globalThis as { Deno?: { serve?: unknown } }).Deno?.serve === 'function'
+let runtimeServerModule: typeof import('../transport/runtime-server') | undefined
+function runtimeServer (): typeof import('../transport/runtime-server') {
+  return (runtimeServerModule ??= require('../transport/runtime-server') as typeof import('../transport/runtime-server'))
+}
+
 type Callback = (err: Error | null, ...rest: any[]) => void
 
 function ctx (instance: unknown): PluginContext { return contextOf(instance) }
@@ -457,7 +465,20 @@ export class TrellisInstance {
       assertCanListen(app.listening, app.closed || app.closing)
       app.listening = true
       try {
-        return await listenServer(app.server as import('node:http').Server, options, app.options.https !== null, app.log)
+        const server = app.server as import('node:http').Server
+        if (onBunOrDeno) {
+          // on Bun and Deno: their own server, or their node:http (runtimeServer; one log line says which)
+          const { chooseServer, currentRuntime, listenNative } = runtimeServer()
+          const runtime = currentRuntime()
+          const choice = chooseServer(runtime, app.options, options, server)
+          if (choice.line !== '') app.log.info(choice.line)
+          if (choice.native) {
+            const dispatch = app.dispatcher.dispatch as unknown as Dispatch
+            const { serveFetch } = transport()
+            return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveFetch(dispatch, request, [info]), options, app.log)
+          }
+        }
+        return await listenServer(server, options, app.options.https !== null, app.log)
       } catch (err) {
         app.listening = false
         throw err
@@ -492,12 +513,16 @@ export class TrellisInstance {
     const promise = (async () => {
       if (app.closed) return
       app.closing = true
-      if (app.listening && app.server !== null) beginClose(app.server, app.options.forceCloseConnections)
+      const native = runtimeServerModule !== undefined && runtimeServerModule.servesNatively(app.server)
+      if (app.listening && app.server !== null && !native) beginClose(app.server, app.options.forceCloseConnections)
       const stopClosingIdle = closeIdleWhileClosing(app.server, app.options.forceCloseConnections)
       try {
         await loadForClose(app)
         await runPreClose(app)
-        if (app.listening && app.server !== null) await closeServer(app.server, app.options.forceCloseConnections)
+        if (app.listening && app.server !== null) {
+          if (native) await runtimeServer().closeNative(app.server, app.options.forceCloseConnections)
+          else await closeServer(app.server, app.options.forceCloseConnections)
+        }
       } finally {
         stopClosingIdle()
       }

@@ -85,6 +85,7 @@ function reqIdGenerator (): (req: IncomingMessage) => string {
 }
 
 const POISONING = ['error', 'remove', 'ignore'] as const
+const RUNTIME_SERVERS = ['auto', 'native', 'node'] as const
 
 /**
  * Safe defaults where Fastify 4.3 has none (see docs/security.md): a request must arrive whole
@@ -241,6 +242,7 @@ export function resolveOptions (input: unknown, line: FastifyLine = 4): Resolved
     strictHostAndFraming: boolean(opts, 'strictHostAndFraming', true),
     maxRequestsPerSocket: integer(opts, 'maxRequestsPerSocket', 0),
     forceCloseConnections: forceClose ?? 'idle',
+    runtimeServer: oneOf(opts, 'runtimeServer', RUNTIME_SERVERS, 'auto'),
     onProtoPoisoning: oneOf(opts, 'onProtoPoisoning', POISONING, 'error'),
     onConstructorPoisoning: oneOf(opts, 'onConstructorPoisoning', POISONING, 'error'),
     disableRequestLogging: line === 5 && typeof opts.disableRequestLogging === 'function' ? opts.disableRequestLogging : boolean(opts, 'disableRequestLogging', false),

@@ -87,7 +87,8 @@ export function formatAddress (address: AddressInfo | string | null, secure: boo
   return `${secure ? 'https' : 'http'}://${host}:${address.port}`
 }
 
-export async function listen (server: http.Server, options: ListenOptions, secure: boolean, log: Logger): Promise<string> {
+/** The port and host listen() binds: the port checked as node's server.listen checks it, 'localhost' resolved (the default). */
+export async function listenTarget (options: ListenOptions): Promise<{ port: number, host: string }> {
   const port = options.port === undefined ? 0 : Number(options.port)
   if (options.path === undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     // the same error node's server.listen raises for a bad port
@@ -97,6 +98,16 @@ export async function listen (server: http.Server, options: ListenOptions, secur
   if (host === 'localhost') {
     host = await new Promise<string>((resolve) => (require('node:dns') as typeof dns).lookup('localhost', (err, address) => resolve(err === null ? address : '127.0.0.1')))
   }
+  return { port, host }
+}
+
+/** Fastify 4.29: listenTextResolver(address) writes the "listening" log line. */
+export function logListening (options: ListenOptions, address: string, log: Logger): void {
+  log.info(typeof options.listenTextResolver === 'function' ? options.listenTextResolver(address) : `Server listening at ${address}`)
+}
+
+export async function listen (server: http.Server, options: ListenOptions, secure: boolean, log: Logger): Promise<string> {
+  const { port, host } = await listenTarget(options)
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => { server.removeListener('listening', onListening); reject(err) }
     const onListening = (): void => { server.removeListener('error', onError); resolve() }
@@ -106,8 +117,7 @@ export async function listen (server: http.Server, options: ListenOptions, secur
     else server.listen({ port, host, backlog: options.backlog, exclusive: options.exclusive, ipv6Only: options.ipv6Only, signal: options.signal })
   })
   const address = formatAddress(server.address(), secure)
-  // Fastify 4.29: listenTextResolver(address) writes the "listening" log line
-  log.info(typeof options.listenTextResolver === 'function' ? options.listenTextResolver(address) : `Server listening at ${address}`)
+  logListening(options, address, log)
   return address
 }
 

@@ -52,6 +52,8 @@ export type TrellisOptions<RawServer extends RawServerBase = RawServerDefault, L
   keepAliveTimeout?: number
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
+  /** trellis: on Bun and Deno, which server `listen()` starts: `'native'` (Bun.serve / Deno.serve), `'node'` (their node:http), `'auto'` (native unless the application needs node:http: default). Ignored on Node. */
+  runtimeServer?: 'auto' | 'native' | 'node'
   requestTimeout?: number
   /** trellis: time to receive a request's headers (slowloris guard); at most `requestTimeout` when that is set. */
   headersTimeout?: number

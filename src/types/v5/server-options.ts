@@ -44,6 +44,8 @@ export type FastifyServerOptions<RawServer extends RawServerBase = RawServerDefa
   keepAliveTimeout?: number
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
+  /** trellis: on Bun and Deno, which server `listen()` starts: `'native'` (Bun.serve / Deno.serve), `'node'` (their node:http), `'auto'` (native unless the application needs node:http: default). Ignored on Node. */
+  runtimeServer?: 'auto' | 'native' | 'node'
   requestTimeout?: number
   /** trellis: time to receive a request's headers (slowloris guard). */
   headersTimeout?: number
