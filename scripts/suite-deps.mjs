@@ -16,7 +16,7 @@
 //   node scripts/suite-deps.mjs          # installs when needed, links, prints the cache folder
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs'
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,11 +24,14 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const manifestDir = join(root, 'test', 'suite-deps')
 
+/** The folder the installs are cached in, one sub-folder per lock file. */
+const cacheRoot = () => process.env.TRELLIS_SUITE_DEPS_CACHE ?? join(homedir(), '.cache', 'trellis-suite-deps')
+
 /** The cache folder of the current lock file, installed (`npm ci`) when it is not there yet. */
 export function suiteDepsDir () {
   const lock = readFileSync(join(manifestDir, 'package-lock.json'))
   const key = createHash('sha256').update(lock).update(readFileSync(join(manifestDir, 'package.json'))).digest('hex').slice(0, 16)
-  const cache = process.env.TRELLIS_SUITE_DEPS_CACHE ?? join(homedir(), '.cache', 'trellis-suite-deps')
+  const cache = cacheRoot()
   const dir = join(cache, key)
   if (existsSync(join(dir, 'node_modules', '.trellis-suite-deps-complete'))) return dir
   const work = join(cache, `.install-${key}-${process.pid}`)
@@ -48,12 +51,36 @@ export function suiteDepsDir () {
   return dir
 }
 
+/** The links into a suite-deps cache in the root node_modules: name -> link target. */
+function currentLinks () {
+  const links = new Map()
+  const modules = join(root, 'node_modules')
+  const visit = (dir, prefix) => {
+    let entries
+    try { entries = readdirSync(dir, { withFileTypes: true }) } catch { return }
+    for (const entry of entries) {
+      if (prefix === '' && entry.name.startsWith('@') && entry.isDirectory()) visit(join(dir, entry.name), `${entry.name}/`)
+      else if (entry.isSymbolicLink()) {
+        const target = readlinkSync(join(dir, entry.name))
+        if (target.startsWith(cacheRoot())) links.set(prefix + entry.name, target)
+      }
+    }
+  }
+  visit(modules, '')
+  return links
+}
+
 /** Links every direct dependency of test/suite-deps into the root node_modules; returns the cache folder. */
 export function linkSuiteDeps () {
   const dir = suiteDepsDir()
   const { dependencies } = JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8'))
   const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const own = new Set([...Object.keys(rootPkg.dependencies ?? {}), ...Object.keys(rootPkg.devDependencies ?? {})])
+  // links of an earlier lock file to packages no longer in test/suite-deps (moved to the root, or dropped)
+  const stale = [...currentLinks().keys()].filter((name) => !(name in dependencies) || own.has(name))
+  for (const name of stale) unlinkSync(join(root, 'node_modules', name))
+  const missing = stale.filter((name) => own.has(name))
+  if (missing.length > 0) throw new Error(`suite-deps: ${missing.join(', ')} moved to the root package.json: run npm install`)
   for (const name of Object.keys(dependencies)) {
     // a package the root installs itself (@opentelemetry/api: trellis's peer) stays the root's one copy
     if (own.has(name)) continue
