@@ -28,6 +28,13 @@
 //   - trellis-aot: `node dist/bin/trellis.js build bench/coldstart/routes.cjs --out <dir>`, and the
 //     measured processes start with TRELLIS_AOT_DIR=<dir>. When the CLI has no `build` command the
 //     row says "n/a (no trellis build)".
+//   - Node's compile cache (module.enableCompileCache, Node 22.1+; docs/deployment.md): off
+//     (NODE_DISABLE_COMPILE_CACHE=1) except in the subjects that name it, which run with
+//     NODE_COMPILE_CACHE=<a fresh dir> filled by one unmeasured start: trellis-aot (the build with its
+//     module pack, the cache for the rest: what `trellis start` does), trellis-aot-pack (the pack
+//     alone), trellis-aot-ccache (the build without its module pack: trellis' modules from the
+//     compile cache instead), trellis-ccache (no build, compile cache). On Node 20 the cache rows are
+//     the same processes without it.
 // `--baseline <dir>` adds the subject `baseline`: trellis without cache from another build
 // (<dir>/dist/entry/index.cjs, or <dir>/entry/index.cjs for a copy of a dist/ directory), and a line
 // per route count with trellis / baseline (median of per-round ratios): how to measure a change.
@@ -52,7 +59,10 @@ const trellisEntry = join(root, 'dist', 'entry', 'index.cjs')
 const SUBJECTS = [
   { name: 'trellis', label: 'trellis, no cache', framework: trellisEntry },
   { name: 'trellis-cache', label: 'trellis, schema cache warm', framework: trellisEntry, prepare: 'cache' },
-  { name: 'trellis-aot', label: 'trellis, `trellis build`', framework: trellisEntry, prepare: 'aot' },
+  { name: 'trellis-aot', label: 'trellis, `trellis build` (module pack + compile cache)', framework: trellisEntry, prepare: 'aot', compileCache: true },
+  { name: 'trellis-aot-pack', label: 'trellis, `trellis build`, module pack, no compile cache', framework: trellisEntry, prepare: 'aot' },
+  { name: 'trellis-aot-ccache', label: 'trellis, `trellis build` without its module pack, compile cache', framework: trellisEntry, prepare: 'aot', pack: false, compileCache: true },
+  { name: 'trellis-ccache', label: 'trellis, no build, compile cache', framework: trellisEntry, compileCache: true },
   { name: 'fastify429', label: `fastify ${require('fastify429/package.json').version}`, framework: 'fastify429' },
   { name: 'fastify', label: `fastify ${require('fastify/package.json').version}`, framework: 'fastify' }
 ]
@@ -83,17 +93,31 @@ function hasBuildCommand () {
 }
 
 function runApp (framework, routes, env) {
+  const base = { ...process.env }
+  delete base.NODE_COMPILE_CACHE
   const out = execFileSync(process.execPath, [appFile], {
     encoding: 'utf8',
     timeout: CHILD_TIMEOUT_MS,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TRELLIS_SCHEMA_CACHE_DIR: '', TRELLIS_AOT_DIR: '', ...env, COLDSTART_FRAMEWORK: framework, COLDSTART_ROUTES: String(routes) }
+    // Node's compile cache only where the subject asks for it (NODE_COMPILE_CACHE, set by prepare)
+    env: { ...base, NODE_DISABLE_COMPILE_CACHE: '1', TRELLIS_SCHEMA_CACHE_DIR: '', TRELLIS_AOT_DIR: '', ...env, COLDSTART_FRAMEWORK: framework, COLDSTART_ROUTES: String(routes) }
   })
   return JSON.parse(out.trim().split('\n').pop())
 }
 
 /** What a subject needs before its measured processes (per route count): env, or why it cannot run. */
 function prepare (subject, routes, aotAvailable, dirs) {
+  const prepared = prepareBuild(subject, routes, aotAvailable, dirs)
+  if (prepared.na !== undefined || subject.compileCache !== true) return prepared
+  // Node's compile cache (NODE_COMPILE_CACHE: on from the process's first module), filled by one unmeasured start
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-coldstart-ccache-'))
+  dirs.push(dir)
+  const env = { ...prepared.env, NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '' }
+  runApp(subject.framework, routes, env)
+  return { env }
+}
+
+function prepareBuild (subject, routes, aotAvailable, dirs) {
   if (subject.prepare === 'cache') {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-coldstart-cache-'))
     dirs.push(dir)
@@ -113,6 +137,8 @@ function prepare (subject, routes, aotAvailable, dirs) {
       process.stderr.write(`trellis build failed for ${routes} routes: ${reason}\n`)
       return { na: 'n/a (trellis build failed)' }
     }
+    // the build without its module pack: trellis' modules load from disk
+    if (subject.pack === false) for (const file of ['modules.js', 'modules.json', 'modules.v8cache']) rmSync(join(dir, file), { force: true })
     return { env: { TRELLIS_AOT_DIR: dir } }
   }
   return { env: {} }
@@ -160,7 +186,7 @@ async function main () {
   const all = baseline === undefined ? SUBJECTS : [...SUBJECTS, baselineSubject(resolve(baseline))]
   const subjects = wanted === undefined ? all : all.filter((s) => wanted.includes(s.name))
   if (routeCounts.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(rounds) || rounds < 1 || subjects.length === 0 || !(CHILD_TIMEOUT_MS > 0)) {
-    throw new Error('usage: node bench/coldstart.mjs [--routes 10,1000,10000] [--rounds 7] [--subjects trellis,trellis-cache,trellis-aot,fastify429,fastify,baseline] [--baseline dir] [--timeout-min 15]')
+    throw new Error('usage: node bench/coldstart.mjs [--routes 10,1000,10000] [--rounds 7] [--subjects trellis,trellis-cache,trellis-aot,trellis-aot-pack,trellis-aot-ccache,trellis-ccache,fastify429,fastify,baseline] [--baseline dir] [--timeout-min 15]')
   }
   const started = new Date()
   const loadBefore = loadavg()

@@ -12,7 +12,7 @@
 //
 // Each suite has its own committed ceiling (baseline), results, ratchet file and docs section.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -170,12 +170,17 @@ function fetchPack (version, { runtimeDeps = true } = {}) {
   run('touch', [installed], pkg)
 }
 
+// node_modules/fastify43 is a link into the suite packages' cache (scripts/suite-deps.mjs): its real
+// path, the one Node gives the modules loaded from it, so that the harness's resolve hooks, which
+// compare a module's file name with this folder, recognize fastify43's own files
+const realDir = (dir) => existsSync(dir) ? realpathSync(dir) : dir
+
 export const SUITES = {
   4.3: {
     id: '4.3',
     version: '4.3.0',
-    src: join(ROOT, 'node_modules', 'fastify43'),
-    missingHint: 'run `npm ci` first',
+    src: realDir(join(ROOT, 'node_modules', 'fastify43')),
+    missingHint: 'run `node scripts/suite-deps.mjs` first (npm run conformance does)',
     work: WORK,
     testDeps: TEST_DEPS_43,
     runtimePins: RUNTIME_PINS_43,

@@ -1,14 +1,34 @@
 // Builds trellis: TypeScript -> CommonJS in dist/lib (with declarations), then thin entry files in
 // dist/entry so that `require` and `import` both load the ONE CommonJS implementation (no dual-package
 // hazard: symbols, classes and instanceof checks are shared between the two module systems).
+//
+// `node scripts/build.mjs --if-stale` (`npm start`) builds only when dist/ is missing or older than a
+// file it is built from (src/, tsconfig.json, package.json, this script): after `npm ci`, whose
+// `prepare` built it, `npm start` does not build a second time.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
+const stamp = join(root, 'dist', '.built')
+/** The newest modification time among the files the build reads. */
+function newestInput () {
+  let newest = 0
+  const visit = (path) => {
+    const st = statSync(path)
+    if (st.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name))
+    else newest = Math.max(newest, st.mtimeMs)
+  }
+  for (const path of ['src', 'tsconfig.json', 'package.json', join('scripts', 'build.mjs')]) visit(join(root, path))
+  return newest
+}
+if (process.argv.includes('--if-stale') && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
+  console.log('dist/ is up to date (built after the last change to src/): not rebuilt')
+  process.exit(0)
+}
 rmSync(join(root, 'dist'), { recursive: true, force: true })
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root })
 
@@ -99,6 +119,8 @@ for (const [name, [v4, v5]] of Object.entries(fastifyLib)) {
 // The `trellis` command (package.json "bin"): a CommonJS file with the #! line, running src/cli.
 const bin = join(root, 'dist', 'bin')
 mkdirSync(bin, { recursive: true })
-writeFileSync(join(bin, 'trellis.js'), "#!/usr/bin/env node\n'use strict'\nrequire('../lib/module-pack/load-pack.js').requireLib('cli/bin.js')\n")
+// `trellis start` turns Node's compile cache on first (src/module-pack/compile-cache.ts)
+writeFileSync(join(bin, 'trellis.js'), "#!/usr/bin/env node\n'use strict'\nrequire('../lib/module-pack/compile-cache.js').enableForStart(process.argv.slice(2))\nrequire('../lib/module-pack/load-pack.js').requireLib('cli/bin.js')\n")
 chmodSync(join(bin, 'trellis.js'), 0o755)
+writeFileSync(stamp, `${new Date().toISOString()}\n`)
 console.log('built dist/lib, dist/entry and dist/bin')

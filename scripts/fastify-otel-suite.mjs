@@ -8,7 +8,7 @@
 //   node scripts/fastify-otel-suite.mjs            the four targets (trellis needs `npm run build`)
 //   node scripts/fastify-otel-suite.mjs trellis    one target (trellis | fastify | trellis-v5 | fastify5)
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -44,11 +44,14 @@ function fetchSuite () {
   writeFileSync(join(pkgDir, 'node_modules', '.installed'), VERSION)
 }
 
+const realIfThere = (path) => existsSync(path) ? realpathSync(path) : path
+
 const TARGETS = {
   trellis: { label: 'trellis', path: () => join(root, 'dist', 'entry', 'index.cjs') },
   fastify: { label: 'fastify@4.29.1', path: () => join(pkgDir, 'node_modules', 'fastify429', 'fastify.js') },
   'trellis-v5': { label: 'trellis/v5', path: () => join(root, 'dist', 'entry', 'v5.cjs') },
-  fastify5: { label: 'fastify@5.12.8', path: () => join(root, 'node_modules', 'fastify', 'fastify.js') }
+  // a link into the suite packages' cache (scripts/suite-deps.mjs): its real path, the one require.resolve gives
+  fastify5: { label: 'fastify@5.12.8', path: () => realIfThere(join(root, 'node_modules', 'fastify', 'fastify.js')) }
 }
 
 function targetPath (name) {

@@ -3,6 +3,10 @@
 // trellis/v5 and the plugins' Fastify-5 majors, test/ecosystem/target.ts).
 // Usage: node scripts/run-tests.mjs [--coverage] [--exclude=path-filter ...] [path-filter ...]
 //   --exclude   leaves out the files whose path contains it (repeatable)
+//   --node-line only the files whose outcome depends on the Node.js line rather than on trellis's
+//               code alone (the older lines' pass of .ci/run): the package install (test/package/),
+//               the CLI (test/cli/, test/production/) and every file that reaches a real socket or
+//               HTTP/2 (its source listens, connects or imports node:http, node:http2 or node:net)
 //   --coverage  the same run under c8 (settings and floor in .c8rc.json): V8 coverage of every process
 //               the tests start, mapped back to src/**/*.ts through tsx's source maps; a summary on
 //               stdout, an HTML report in coverage/. The run fails when a figure is below the floor
@@ -14,6 +18,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { linkSuiteDeps } from './suite-deps.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 function collect (dir, out) {
@@ -27,10 +32,16 @@ function collect (dir, out) {
 const argv = process.argv.slice(2)
 const coverage = argv.includes('--coverage')
 const excludes = argv.filter((a) => a.startsWith('--exclude=')).map((a) => a.slice('--exclude='.length))
-const filters = argv.filter((a) => a !== '--coverage' && a !== '--passes' && !a.startsWith('--exclude='))
+const nodeLine = argv.includes('--node-line')
+const filters = argv.filter((a) => a !== '--coverage' && a !== '--passes' && a !== '--node-line' && !a.startsWith('--exclude='))
+const NODE_LINE_DIRS = ['test/package/', 'test/cli/', 'test/production/']
+const SOCKET = /\.listen\(|createConnection\(|\bconnect\(|['"]node:(http|http2|https|net|tls)['"]/
+/** Whether a test file belongs to the Node-line pass (--node-line). */
+const dependsOnNodeLine = (f) => NODE_LINE_DIRS.some((d) => f.startsWith(d)) || SOCKET.test(readFileSync(join(root, f), 'utf8'))
 const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .filter((f) => !excludes.some((x) => f.includes(x)))
+  .filter((f) => !nodeLine || dependsOnNodeLine(f))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
 const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=60000']
 const durations = process.env.TRELLIS_TEST_DURATIONS
@@ -55,6 +66,9 @@ function runPasses () {
   return status
 }
 if (argv.includes('--passes')) process.exit(runPasses())
+// the packages of test/suite-deps (fastify, the plugins' majors, OTel SDKs, jest): installed on first
+// use into a cache outside the repository, linked into node_modules (scripts/suite-deps.mjs)
+linkSuiteDeps()
 // test/package/ installs the package as `npm pack` makes it from HEAD: pack it once, before the test
 // files start (each file has its own time limit), for them to share (test/package/packed.ts)
 if (files.some((f) => f.startsWith('test/package/'))) {
@@ -63,7 +77,7 @@ if (files.some((f) => f.startsWith('test/package/'))) {
 let status
 if (coverage) {
   const c8 = createRequire(import.meta.url).resolve('c8/bin/c8.js')
-  const args = [c8, ...(filters.length > 0 ? ['--no-check-coverage'] : []), process.execPath, fileURLToPath(import.meta.url), '--passes', ...excludes.map((x) => `--exclude=${x}`), ...filters]
+  const args = [c8, ...(filters.length > 0 || nodeLine ? ['--no-check-coverage'] : []), process.execPath, fileURLToPath(import.meta.url), '--passes', ...(nodeLine ? ['--node-line'] : []), ...excludes.map((x) => `--exclude=${x}`), ...filters]
   status = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root }).status ?? 1
 } else status = runPasses()
 if (coverage && status === 0) {

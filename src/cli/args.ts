@@ -24,6 +24,7 @@ export interface StartOptions {
   closeTimeout: number
   drainDelay: number
   options: boolean
+  compileCache: boolean
   help: boolean
 }
 
@@ -46,6 +47,7 @@ export const FLAGS: Array<Flag & { flag: string; help: string }> = [
   { flag: 'close-timeout', name: 'closeTimeout', kind: 'string', short: 'g', env: ['TRELLIS_CLOSE_TIMEOUT'], help: 'ms a process may take to close on SIGTERM/SIGINT before it exits anyway (default 10000)' },
   { flag: 'drain-delay', name: 'drainDelay', kind: 'string', env: ['TRELLIS_DRAIN_DELAY'], help: 'ms to keep serving after SIGTERM/SIGINT before closing, while readiness fails (default 0; see docs/deployment.md)' },
   { flag: 'options', name: 'options', kind: 'boolean', short: 'o', env: ['TRELLIS_OPTIONS'], help: 'use the server options the module exports (module.exports.options / export const options)' },
+  { flag: 'compile-cache', name: 'compileCache', kind: 'boolean', env: ['TRELLIS_COMPILE_CACHE'], help: "Node's compile cache of the modules loaded (Node 22.1+; default on; --compile-cache=false turns it off)" },
   { flag: 'help', name: 'help', kind: 'boolean', short: 'h', env: [], help: 'show this help' }
 ]
 
@@ -127,6 +129,8 @@ export function parseStartArgs (argv: string[], env: NodeJS.ProcessEnv = process
     closeTimeout: get('close-timeout') === undefined ? 10000 : integer('close-timeout', get('close-timeout') as string, 1),
     drainDelay: get('drain-delay') === undefined ? 0 : integer('drain-delay', get('drain-delay') as string, 0),
     options: get('options') === undefined ? false : bool('options', get('options') as string),
+    // turned on (or not) by the executable before anything loads (../module-pack/compile-cache.ts); checked here
+    compileCache: get('compile-cache') === undefined ? true : bool('compile-cache', get('compile-cache') as string),
     help: get('help') === undefined ? false : bool('help', get('help') as string)
   }
 }

@@ -17,6 +17,7 @@ import type { StartOptions } from './args'
 import { UsageError } from './args'
 import { loadApp } from './load-app'
 import { appLine, followLine } from './line'
+import { flushCompileCache } from '../module-pack/compile-cache'
 import { resolvePrettyTarget, PRETTY_MISSING } from './pretty'
 
 export const SHUTDOWN_MESSAGE = 'trellis:shutdown'
@@ -87,6 +88,8 @@ export async function serve (opts: StartOptions): Promise<TrellisInstance> {
   } catch (err) {
     throw listenFailure(err, opts) ?? err
   }
+  // what the start compiled is on disk now, for the next start, even if this process is killed
+  flushCompileCache()
   return server
 }
 

@@ -10,6 +10,7 @@
  *
  * The pack is not used, with ONE warning (TRLAOT002) when the directory has one: when a packed
  * file's size or mtime differs from the build's (trellis or a dependency reinstalled), when the
+ * build was made under another runtime (Node.js, Bun, Deno: ../base/runtime.ts), when the
  * directory or pack is writable by anyone, or when the pack is unreadable. Not used, silently: no
  * TRELLIS_AOT_DIR, a directory without a pack, or a module system that is not Node's (jest).
  */
@@ -17,6 +18,8 @@ import { readFileSync, statSync } from 'node:fs'
 import Module = require('node:module')
 import { basename, dirname, join } from 'node:path'
 import { Script, constants as vmConstants } from 'node:vm'
+import { runtimeMismatch } from '../base/runtime'
+import { enableCompileCache } from './compile-cache'
 import { writableByAnyone } from '../base/writable-by-anyone'
 import { PACK_CODE_CACHE_FILE, PACK_FILE, PACK_FORMAT, PACK_INDEX_FILE, type PackIndex, type PackedModule } from './pack-format'
 
@@ -102,6 +105,9 @@ export function openModulePack (dir: string, libDir: string): ActivePack | null 
   const index = readIndex(dir)
   if (index === undefined) return null // a build without a pack (or no build at all): nothing to say
   if (typeof index === 'string') return ignore(dir, index)
+  // before the files' sizes and mtimes: another runtime stats them differently, and the message should say why
+  const otherRuntime = runtimeMismatch(index.runtime)
+  if (otherRuntime !== undefined) return ignore(dir, otherRuntime)
   const packPath = join(dir, PACK_FILE)
   let text: Buffer
   try {
@@ -145,6 +151,7 @@ function activePack (): ActivePack | null {
     const dir = process.env.TRELLIS_AOT_DIR
     // another module system (jest's registry) would not see the modules the pack makes
     const nodeModules = Modules._cache !== undefined && require.cache === (Modules._cache as unknown)
+    if (dir !== undefined && dir !== '' && nodeModules) enableCompileCache() // what the pack leaves on disk (./compile-cache.ts)
     active = dir === undefined || dir === '' || !nodeModules ? null : openModulePack(dir, LIB_DIR)
   }
   return active

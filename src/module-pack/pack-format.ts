@@ -7,8 +7,9 @@
  *                     to trellis' dist/lib directory, `requires` maps each literal require() of the
  *                     module to the index of the packed module it names, `wrapper` is the module's
  *                     source inside the function Node's own loader would wrap it in
- *   modules.json      format, the pack's byte length and, per module, its path, size and mtime on
- *                     disk when packed: any module changed since ignores the pack (TRLAOT002)
+ *   modules.json      format, the runtime that built it (`node`, `bun`, `deno`), the pack's byte
+ *                     length and, per module, its path, size and mtime on disk when packed: any
+ *                     module changed since, or another runtime, ignores the pack (TRLAOT002)
  *   modules.v8cache   V8's code cache of modules.js, made by a process that started the
  *                     application from the pack (so the functions a start runs are in it)
  * Pure data and names here; no import of trellis' own code (this loads before any of it).
@@ -28,6 +29,8 @@ export interface PackedFile {
 
 export interface PackIndex {
   format: number
+  /** the runtime the pack was built under (../base/runtime.ts); absent in packs from before it was recorded: Node.js */
+  runtime?: string
   /** byte length of modules.js */
   bytes: number
   files: PackedFile[]

@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { builtinModules, createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'
+import { runtimeId } from '../base/runtime'
 import { writeFileWhole as writeFile } from '../base/write-file-whole'
 import { PACK_FILE, PACK_FORMAT, PACK_INDEX_FILE, PACK_ROOTS, UNPACKED_PACKAGES, type PackIndex, type PackedFile } from './pack-format'
 
@@ -124,7 +125,7 @@ export function writeModulePack (dir: string, libDir: string, only?: readonly st
   })
   const bytes = Buffer.byteLength(text, 'utf8')
   writeFile(dir, PACK_FILE, text)
-  const index: PackIndex = { format: PACK_FORMAT, bytes, files }
+  const index: PackIndex = { format: PACK_FORMAT, runtime: runtimeId(), bytes, files }
   writeFile(dir, PACK_INDEX_FILE, JSON.stringify(index))
   return { modules: modules.length, bytes }
 }

@@ -169,6 +169,19 @@ test('an application on the Fastify 5 line does not use a build made on the Fast
   assert.deepEqual(aotBuildStats(copy), { validators: 4, serializers: 3, codeCacheRejected: false })
 })
 
+test('a build made under another runtime (Bun, Deno) is ignored with a warning that names both runtimes', async (t) => {
+  const deno = join(work, 'built-under-deno')
+  cpSync(built, deno, { recursive: true })
+  const manifest = JSON.parse(readFileSync(join(deno, 'manifest.json'), 'utf8'))
+  assert.equal(manifest.runtime, 'node')
+  writeFileSync(join(deno, 'manifest.json'), JSON.stringify({ ...manifest, runtime: 'deno' }))
+  const { app, warnings } = await start({ aot: { dir: deno } })
+  t.after(() => app.close())
+  assert.deepEqual(warnings.map((w) => [w.code, w.message]), [['TRLAOT002', `the build in ${deno} is not used: it was built under Deno and this process runs Node.js; rerun trellis build under Node.js; every schema is compiled at start`]])
+  assert.equal(aotBuildStats(deno), undefined)
+  assert.equal((await post(app, '/users', { name: 'abcdefghijklmnop' })).statusCode, 400)
+})
+
 test('a build whose module is not the one its manifest describes, or that anyone may write, is ignored; without its code cache it is parsed', async (t) => {
   const swapped = join(work, 'swapped')
   cpSync(built, swapped, { recursive: true })

@@ -158,3 +158,40 @@ test('the code cache made after a run is taken by the next process\'s pack; a ch
   assert.equal(none.value, null)
   assert.deepEqual(none.warnings, []) // a directory without a pack: nothing to say
 })
+
+/** Runs `fn` as if this process were Deno (which reports a Node version of its own too). */
+function asDeno<T> (fn: () => T): T {
+  Object.defineProperty(process.versions, 'deno', { value: '2.1.0', configurable: true, enumerable: true })
+  try {
+    return fn()
+  } finally {
+    Reflect.deleteProperty(process.versions, 'deno')
+  }
+}
+
+test('a pack records the runtime that built it; one built under another runtime is refused with a warning naming both, before any file is compared', () => {
+  const lib = library(LIBRARY)
+  const out = join(work, `pack${libs}`)
+  mkdirSync(out)
+  writeModulePack(out, lib, undefined, ['index.js'])
+  const index = JSON.parse(readFileSync(join(out, 'modules.json'), 'utf8'))
+  assert.equal(index.runtime, 'node')
+
+  const underDeno = asDeno(() => warningsDuring(() => openModulePack(out, lib)))
+  assert.equal(underDeno.value, null)
+  assert.deepEqual(underDeno.warnings.map((w) => w.replace(out, '<dir>')), [
+    'TRLAOT002 the module pack in <dir> is not used: it was built under Node.js and this process runs Deno; rerun trellis build under Deno; trellis loads its modules from disk'
+  ])
+
+  writeFileSync(join(out, 'modules.json'), JSON.stringify({ ...index, runtime: 'bun' }))
+  const fromBun = warningsDuring(() => openModulePack(out, lib))
+  assert.equal(fromBun.value, null)
+  assert.match(fromBun.warnings[0], /is not used: it was built under Bun and this process runs Node\.js; rerun trellis build under Node\.js;/)
+
+  // a pack from before the runtime was recorded was built under Node.js
+  const { runtime: _, ...older } = index
+  writeFileSync(join(out, 'modules.json'), JSON.stringify(older))
+  const unrecorded = warningsDuring(() => openModulePack(out, lib))
+  assert.deepEqual(unrecorded.warnings, [])
+  assert.notEqual(unrecorded.value, null)
+})

@@ -22,7 +22,7 @@ test('defaults: port 3000 on localhost, one worker, info logs, 10 s close timeou
 
 test('long, short and --name=value flags', () => {
   const o = parseStartArgs(['-p', '8080', '--address=0.0.0.0', '-x', 'api', '--log-level', 'warn', '-P', '--workers', '3',
-    '--trust-proxy', 'loopback,10.0.0.0/8', '--body-limit', '2048', '--request-id-header', 'x-request-id', '-g', '500', '-o', 'app.mjs'], {})
+    '--trust-proxy', 'loopback,10.0.0.0/8', '--body-limit', '2048', '--request-id-header', 'x-request-id', '-g', '500', '-o', '--compile-cache=false', 'app.mjs'], {})
   assert.deepEqual({ ...o }, {
     file: 'app.mjs',
     line: undefined,
@@ -39,6 +39,7 @@ test('long, short and --name=value flags', () => {
     closeTimeout: 500,
     drainDelay: 0,
     options: true,
+    compileCache: false,
     help: false
   })
 })

@@ -22,6 +22,8 @@ export const CODE_CACHE_FILE = 'compiled.v8cache'
 /** What a build must share with the process that reads it; any difference ignores the build. */
 export interface AotIdentity {
   format: number
+  /** the runtime (`node`, `bun`, `deno`: ../../base/runtime.ts); manifests from before it was recorded lack it (Node.js) */
+  runtime?: string
   trellis: string
   node: string
   ajv: string

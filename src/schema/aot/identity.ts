@@ -1,4 +1,5 @@
 /** This process's identity as a build records it: trellis, Node, Ajv and the serializer generator. */
+import { runtimeId } from '../../base/runtime'
 import { VERSION } from '../../base/version'
 import { currentVersions } from '../validation/compile-cache/validator-keys'
 import { currentSourceCacheVersions } from '../serialization/source-keys'
@@ -11,6 +12,7 @@ export function aotIdentity (): AotIdentity {
     const versions = currentVersions()
     identity = {
       format: AOT_FORMAT,
+      runtime: runtimeId(),
       trellis: VERSION,
       node: process.versions.node,
       ajv: versions.ajv,

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Script } from 'node:vm'
 import { writableByAnyone } from '../../base/writable-by-anyone'
+import { runtimeMismatch } from '../../base/runtime'
 import { markAjvStandalone } from '../validation/validate'
 import { runtimeRequire } from '../validation/compile-cache/load-standalone'
 import { serializerFromFactory, type CompileOptions, type SerializerFn } from '../serialization/compile'
@@ -90,6 +91,9 @@ function readManifest (dir: string, line: FastifyLine): AotManifest | string {
     return code === 'ENOENT' ? `it holds no ${MANIFEST_FILE} (run trellis build)` : `${MANIFEST_FILE} is unreadable (${(err as Error).message})`
   }
   if (manifest === null || typeof manifest !== 'object') return `${MANIFEST_FILE} is not a build manifest`
+  // the runtime first: Bun and Deno report a Node version too, the message should name the runtime
+  const otherRuntime = runtimeMismatch(manifest.runtime)
+  if (otherRuntime !== undefined) return otherRuntime
   const differences = identityDifferences(manifest, aotIdentity())
   if (differences.length > 0) return `it was built for another version: ${differences.join(', ')}; rerun trellis build`
   if (!isIndex(manifest.validators) || !isIndex(manifest.serializers) || !Array.isArray(manifest.atStart) ||
