@@ -34,8 +34,9 @@ function fetchSuite () {
     ...Object.entries(pkg.dependencies),
     ...Object.entries(pkg.peerDependencies),
     ...TEST_DEPS.map((name) => [name, pkg.devDependencies[name]]),
-    // sdk.test.js requires these; they come with the SDK the plugin's own devDependencies pull in
-    ['@opentelemetry/sdk-node', '*'], ['@opentelemetry/resources', '*'],
+    // sdk.test.js requires these; the SDK line the plugin's own devDependencies pull in (a newer
+    // @opentelemetry/resources needs a newer @opentelemetry/api than the peer installed: ERESOLVE)
+    ['@opentelemetry/sdk-node', '^0.223.0'], ['@opentelemetry/resources', '^2.12.0'],
     ['fastify429', 'npm:fastify@4.29.1']
   ].map(([name, range]) => `${name}@${range}`)
   // a package.json of its own for the install (the tarball's lists eslint, c8, fastify 5, ...)
