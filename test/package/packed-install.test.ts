@@ -82,7 +82,8 @@ function entryReport (r: Run): { loaded: Record<string, { keys?: number, default
 }
 
 function checkEntries (report: { loaded: Record<string, { keys?: number, defaultType?: string, error?: string }>, [k: string]: unknown }): void {
-  const specs = Object.keys(pkg.exports).filter((k) => k !== './package.json').map((k) => k === '.' ? 'trellis' : 'trellis/' + k.slice(2))
+  // the `./lib/*` patterns (Fastify's lib/ paths) are loaded by test/package/fastify-alias.test.ts
+  const specs = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.includes('*')).map((k) => k === '.' ? 'trellis' : 'trellis/' + k.slice(2))
   for (const known of ['trellis', 'trellis/plugin', 'trellis/bearer-auth', 'trellis/openapi']) assert.ok(specs.includes(known), `exports lost ${known}`)
   assert.deepEqual(Object.keys(report.loaded).sort(), specs.sort())
   const optionalPeers = Object.entries((pkg as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }).peerDependenciesMeta ?? {})

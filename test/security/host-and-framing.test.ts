@@ -8,7 +8,9 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
 import http2 from 'node:http2'
+import type { AddressInfo } from 'node:net'
 import net from 'node:net'
 import trellis from '../../src/index'
 import trellisV5 from '../../src/v5'
@@ -112,6 +114,23 @@ const TE_REFUSED: Array<[string, string]> = [
   ['empty, on a GET', 'GET /hello HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: \r\n\r\n']
 ]
 
+/**
+ * Whether this Node line's own parser refuses an empty Transfer-Encoding before any application sees
+ * the request (llhttp in Node 24 and later: its client-error 400, connection closed; Node 20 and 22
+ * let it through, and trellis's rule answers). Asked of a bare node:http server.
+ */
+let parserRefusal: Promise<boolean> | undefined
+function nodeRefusesEmptyTransferEncoding (): Promise<boolean> {
+  parserRefusal ??= (async () => {
+    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.end('ok')) })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      return (await exchange((server.address() as AddressInfo).port, TE_REFUSED[1][1])).statusCode === 400
+    } finally { server.close() }
+  })()
+  return parserRefusal
+}
+
 /** [name, request, status, expected body (partial)]: the valid forms beside each rule. */
 const ACCEPTED: Array<[string, string | Buffer, number, Record<string, unknown>]> = [
   ['a name', get('a.example'), 200, { host: 'a.example', hostname: 'a.example' }],
@@ -177,8 +196,13 @@ for (const [line, factory] of [['v4', trellis], ['v5', trellisV5]] as Array<[str
           const res = await exchange(port, raw)
           assert.equal(res.statusCode, 400)
           const body = JSON.parse(res.body)
-          assert.equal(body.code, 'FST_ERR_INVALID_TRANSFER_ENCODING')
-          assert.equal(res.headers.connection, 'close')
+          if (await nodeRefusesEmptyTransferEncoding()) {
+            // node's parser refused it first: Fastify's client-error answer, then the connection closes
+            assert.deepEqual(body, { error: 'Bad Request', message: 'Client Error', statusCode: 400 })
+          } else {
+            assert.equal(body.code, 'FST_ERR_INVALID_TRANSFER_ENCODING')
+            assert.equal(res.headers.connection, 'close')
+          }
           assert.equal(res.closed, true)
         } finally { await app.close() }
       })
@@ -206,7 +230,8 @@ for (const [line, factory] of [['v4', trellis], ['v5', trellisV5]] as Array<[str
         assert.equal((await exchange(port, get('user@a.example'))).statusCode, 200)
         assert.equal((await exchange(port, get(''))).statusCode, 200)
         assert.equal((await exchange(port, get('localhost', '1.1', '*'))).statusCode, 404)
-        assert.equal((await exchange(port, TE_REFUSED[1][1])).statusCode, 200)
+        // where node's parser refuses it (Node 24 and later), turning the rules off cannot let it through
+        assert.equal((await exchange(port, TE_REFUSED[1][1])).statusCode, await nodeRefusesEmptyTransferEncoding() ? 400 : 200)
       } finally { await app.close() }
     })
 
@@ -224,7 +249,9 @@ for (const [line, factory] of [['v4', trellis], ['v5', trellisV5]] as Array<[str
       })
       const { port } = await listen(app)
       try {
-        for (const raw of [REFUSED[0][1], get('a/b'), get('localhost', '1.1', '*'), TE_REFUSED[1][1]]) {
+        // an empty Transfer-Encoding node's parser refuses (Node 24 and later) never reaches trellis
+        const ruleSeesTE = !(await nodeRefusesEmptyTransferEncoding())
+        for (const raw of [REFUSED[0][1], get('a/b'), get('localhost', '1.1', '*'), ...(ruleSeesTE ? [TE_REFUSED[1][1]] : [])]) {
           const res = await exchange(port, raw)
           assert.equal(res.statusCode, 400)
           assert.equal(JSON.parse(res.body).mine, seen[seen.length - 1].code)
@@ -233,7 +260,7 @@ for (const [line, factory] of [['v4', trellis], ['v5', trellisV5]] as Array<[str
           { code: 'FST_ERR_INVALID_HOST', statusCode: 400, url: '/hello' },
           { code: 'FST_ERR_INVALID_HOST', statusCode: 400, url: '/hello' },
           { code: 'FST_ERR_ASTERISK_FORM', statusCode: 400, url: '*' },
-          { code: 'FST_ERR_INVALID_TRANSFER_ENCODING', statusCode: 400, url: '/echo' }
+          ...(ruleSeesTE ? [{ code: 'FST_ERR_INVALID_TRANSFER_ENCODING', statusCode: 400, url: '/echo' }] : [])
         ])
         // the connection still closes after an empty Transfer-Encoding, whoever answers
         assert.equal((await exchange(port, TE_REFUSED[0][1])).closed, true)
