@@ -268,3 +268,24 @@ test('request logging: incoming request and request completed, with the address 
   assert.equal(completed.res.statusCode, 200)
   await app.close()
 })
+
+test('the raw request and response on the fetch path answer what plugins call on node\'s objects', async () => {
+  const app = v4()
+  app.get('/', (request: any, reply: any) => {
+    const socket = request.raw.socket
+    const chained = [socket.setTimeout(1000), socket.setNoDelay(true), socket.setKeepAlive(true), socket.ref(), socket.unref()].every((s) => s === socket)
+    reply.raw.appendHeader('x-many', 'a')
+    reply.raw.appendHeader('x-many', 'b')
+    reply.send({
+      chained,
+      address: socket.address(),
+      sameSocket: request.raw.connection === socket && reply.raw.socket === socket && reply.raw.connection === socket,
+      names: reply.raw.getHeaderNames(),
+      finished: reply.raw.finished
+    })
+  })
+  const res = await app.fetch(new Request('http://localhost/'))
+  assert.equal(res.headers.get('x-many'), 'a, b')
+  assert.deepEqual(await res.json(), { chained: true, address: {}, sameSocket: true, names: ['x-many'], finished: false })
+  await app.close()
+})
