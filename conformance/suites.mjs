@@ -75,6 +75,10 @@ const RUNTIME_PINS_43 = ['avvio', 'find-my-way', 'light-my-request']
 // secure-json-parse, abstract-logging) at the bottom of 4.29.1's dependency ranges. ajv is not
 // installed (as for 4.3: the suite and the Ajv plugins resolve trellis's node_modules/ajv).
 const TEST_DEPS_429 = {
+  // schema-special-usage.test.js requires these two; they used to resolve from the repository's own
+  // node_modules, hoisted there by the fastify devDependency, before the suites' packages moved
+  '@fastify/ajv-compiler': '4.0.7',
+  '@fastify/fast-json-stringify-compiler': '5.2.0',
   '@sinonjs/fake-timers': '11.1.0',
   'abstract-logging': '2.0.1',
   'ajv-errors': '3.0.0',

@@ -31,6 +31,9 @@ export function withPreRouting (options: ResolvedOptions, log: Logger, owner: un
   const versions = supportedHttpVersions(options)
   const rewriteUrl = options.rewriteUrl
   const strict = options.strictHostAndFraming
+  // node's own option to serve requests without Host (Fastify's `http` / `https` options pass it on)
+  const nodeOptions = (options.https ?? options.input.http ?? {}) as { requireHostHeader?: unknown }
+  const hostRequired = nodeOptions.requireHostHeader !== false
   return (req, res) => {
     if (versions !== null && !versions.has(req.httpVersion)) {
       publishEarlyAnswer(req, res, owner, null)
@@ -39,7 +42,7 @@ export function withPreRouting (options: ResolvedOptions, log: Logger, owner: un
       return
     }
     if (strict) {
-      const fault = framingFault(req)
+      const fault = framingFault(req, hostRequired)
       if (fault !== null) { refuse(fault, req, res); return }
     }
     if (rewriteUrl !== undefined) {

@@ -14,7 +14,9 @@
  *   invalid (RFC 9110 §4.2.1-§4.2.2). An empty `Host` is what a client sends for a target URI that
  *   has no authority, which only an absolute-form target can name (RFC 9110 §7.2), and an
  *   absolute-form target's own authority replaces `Host` (RFC 9112 §3.2.2); HTTP/1.0 does not
- *   require `Host` and lets the server apply its default (RFC 9112 §3.3);
+ *   require `Host` and lets the server apply its default (RFC 9112 §3.3). A server whose node
+ *   options say `requireHostHeader: false` (the `http` or `https` option) has chosen to serve
+ *   requests that name no host: this rule is off there, as node's own check is;
  * - the asterisk-form target `*` with any method but OPTIONS (RFC 9112 §3.2.4);
  * - a `Transfer-Encoding` field line with an empty value, with or without `Content-Length`: the body's
  *   framing is unknown, so the connection closes after the 400 (RFC 9112 §6.1, §6.3).
@@ -103,8 +105,11 @@ function hostLength (value: string): number {
 /** The last Host value found valid: most requests repeat their predecessor's. */
 let lastValidHost = '\0'
 
-/** The rule `req` breaks, or null. */
-export function framingFault (req: IncomingMessage): FramingFault | null {
+/**
+ * The rule `req` breaks, or null. `hostRequired`: false when the server's node options turn off
+ * `requireHostHeader` (a missing or empty Host is then served).
+ */
+export function framingFault (req: IncomingMessage, hostRequired: boolean = true): FramingFault | null {
   const url = req.url ?? ''
   const asterisk = url === '*'
   if (asterisk && req.method !== 'OPTIONS') return ASTERISK_FORM
@@ -120,13 +125,13 @@ export function framingFault (req: IncomingMessage): FramingFault | null {
       return TE_EMPTY
     }
   }
-  if (host === undefined) return req.httpVersionMinor === 0 ? null : HOST_MISSING
+  if (host === undefined) return req.httpVersionMinor === 0 || !hostRequired ? null : HOST_MISSING
   if (hosts > 1) return HOST_REPEATED
   if (host === lastValidHost) return null
   const length = hostLength(host)
   if (length === -1) return HOST_INVALID
   // no host named: refused for HTTP/1.1 where the target's authority is Host's
-  if (length === 0) return req.httpVersionMinor !== 0 && (asterisk || url.charCodeAt(0) === 47) ? HOST_MISSING : null
+  if (length === 0) return hostRequired && req.httpVersionMinor !== 0 && (asterisk || url.charCodeAt(0) === 47) ? HOST_MISSING : null
   lastValidHost = host
   return null
 }

@@ -235,6 +235,17 @@ for (const [line, factory] of [['v4', trellis], ['v5', trellisV5]] as Array<[str
       } finally { await app.close() }
     })
 
+    test('http: { requireHostHeader: false } serves requests that name no host; the other rules still apply', async () => {
+      const app = build(factory, { http: { requireHostHeader: false } })
+      const { port } = await listen(app)
+      try {
+        assert.equal((await exchange(port, 'GET /hello HTTP/1.1\r\n\r\n')).statusCode, 200)
+        assert.equal((await exchange(port, get(''))).statusCode, 200)
+        assert.equal((await exchange(port, get('user@a.example'))).statusCode, 400)
+        assert.equal((await exchange(port, REFUSED[0][1])).statusCode, 400)
+      } finally { await app.close() }
+    })
+
     test('strictHostAndFraming must be a boolean', () => {
       assert.throws(() => factory({ strictHostAndFraming: 'yes' }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
     })
