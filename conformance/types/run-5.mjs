@@ -47,7 +47,9 @@ const WORK = join(DEPS_DIR, 'types')
 // Type packages the test files import that the repository does not have at 5.12.8's ranges
 // (devDependencies "typebox": "^1.0.81", "json-schema-to-ts": "^3.0.1"; newest in range when pinned),
 // installed once into conformance/.types-work/v5.12/node_modules (found before the repository's).
-const TYPE_DEPS = { 'json-schema-to-ts': '3.1.1', typebox: '1.3.36' }
+// schema.tst.ts imports the two compilers: they resolved from the repository's own node_modules
+// (hoisted by the fastify devDependency) before the suites' packages moved to test/suite-deps
+const TYPE_DEPS = { 'json-schema-to-ts': '3.1.1', typebox: '1.3.36', '@fastify/ajv-compiler': '4.0.7', '@fastify/fast-json-stringify-compiler': '5.2.0' }
 const AGAINST_FASTIFY = opt('target') === 'fastify'
 
 /** The declarations under test: --types, else trellis/v5's when built, else trellis's. */
