@@ -95,9 +95,14 @@ export async function serve (opts: StartOptions): Promise<TrellisInstance> {
 
 function installShutdown (app: TrellisInstance, closeTimeout: number, drainDelay: number): void {
   let closing = false
+  // the signals this process got: the second one exits at once. A worker asked to close by the
+  // primary may get the first one after that request (a terminal's Ctrl+C signals the whole process
+  // group, and the primary's message can come first): that is the same close, not a second one
+  let signals = 0
   const begin = (reason: string, fromSignal: boolean): void => {
+    if (fromSignal) signals++
     if (closing) {
-      if (!fromSignal) return
+      if (signals < 2) return
       app.log.warn({ signal: reason }, 'second signal while closing: exiting now')
       process.exit(1)
     }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { join } from 'node:path'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { APP_CJS, APP_ESM, APP_TS, APP_BROKEN, APP_READINESS } from './fixtures'
 import { BIN, ROOT, assertBuilt, runTrellis, stop, request, tempApp, listeningLine, portOf, freePort } from './helpers'
 
@@ -159,6 +159,32 @@ describe('trellis start', { concurrency: 3 }, () => {
       assert.equal(code, 1)
       assert.ok(run.lines.some((l) => l.msg === 'second signal while closing: exiting now' && l.signal === 'SIGINT'))
     } finally { await stop(run) }
+  })
+
+  test('a close asked by the primary, then the group\'s Ctrl+C reaching the worker: one graceful close, exit 0', async () => {
+    // a cluster worker as the primary drives it: an IPC channel, its shutdown message, then the
+    // SIGINT a terminal sends the whole process group (which may arrive after the message)
+    assertBuilt()
+    const dir = tempApp({ 'app.cjs': APP_CJS })
+    const child = spawn(process.execPath, [BIN, 'start', '-a', '127.0.0.1', '-p', '0', 'app.cjs'], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString() })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      for (let i = 0; i < 300 && !out.includes('Server listening'); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      assert.ok(out.includes('Server listening'), out)
+      // a request in flight keeps the close going while the signal arrives
+      const port = Number(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1])
+      const slow = request(port, '/slow?ms=400')
+      for (let i = 0; i < 100 && !out.includes('incoming request'); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      child.send('trellis:shutdown')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      child.kill('SIGINT')
+      assert.equal(await exited, 0)
+      assert.equal((await slow).status, 200)
+      assert.ok(out.includes('"msg":"closed"'), out)
+      assert.ok(!out.includes('second signal'), out)
+    } finally { if (child.exitCode === null) child.kill('SIGKILL') }
   })
 
   test('an app that fails to load: exit 1 with its error on stderr', async () => {
