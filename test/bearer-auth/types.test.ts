@@ -5,19 +5,18 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { runTsc } from '../run-tsc'
 
 const root = join(__dirname, '..', '..')
 
 test('trellis/bearer-auth declarations type every option (compiled against dist/)', () => {
   const dts = join(root, 'dist', 'lib', 'bearer-auth.d.ts')
   if (!existsSync(dts)) throw new Error(`${dts} is missing: run \`npm run build\` before this test (\`npm test\` builds first)`)
-  const tsc = require.resolve('typescript/bin/tsc')
-  const result = spawnSync(process.execPath, [
-    tsc, '--noEmit', '--strict', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
+  const result = runTsc([
+    '--noEmit', '--strict', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
     '--module', 'node16', '--moduleResolution', 'node16', join('test', 'bearer-auth', 'fixtures', 'types-usage.cts')
-  ], { cwd: root, encoding: 'utf8', timeout: 60000 })
-  assert.equal(result.status, 0, `tsc reported:\n${result.stdout}${result.stderr}`)
+  ], root)
+  assert.equal(result.status, 0, `tsc reported:\n${result.output}`)
 })

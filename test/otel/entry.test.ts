@@ -4,18 +4,16 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+import { runTsc, TscResult } from '../run-tsc'
 
 const root = join(__dirname, '..', '..')
 
-function compile (file: string): { status: number | null; output: string } {
-  const tsc = require.resolve('typescript/bin/tsc')
-  const result = spawnSync(process.execPath, [
-    tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
+function compile (file: string): TscResult {
+  return runTsc([
+    '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
     '--module', 'node16', '--moduleResolution', 'node16', join('test', 'otel', 'types', file)
-  ], { cwd: root, encoding: 'utf8', timeout: 60000 })
-  return { status: result.status, output: result.stdout + result.stderr }
+  ], root)
 }
 
 test('an ES module importing trellis/otel type-checks', () => {

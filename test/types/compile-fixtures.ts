@@ -3,7 +3,7 @@
  * through the package "exports"), one tsc run per group of fixtures, and reports the errors of one
  * fixture. Used by declarations.test.ts and declarations-cjs.test.ts.
  */
-import { spawnSync } from 'node:child_process'
+import { runTsc } from '../run-tsc'
 import { join } from 'node:path'
 
 const root = join(__dirname, '..', '..')
@@ -15,12 +15,11 @@ function compileGroup (files: string[]): string {
   const key = files.join(' ')
   let output = runs.get(key)
   if (output === undefined) {
-    const tsc = require.resolve('typescript/bin/tsc')
-    const result = spawnSync(process.execPath, [
-      tsc, '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
+    const result = runTsc([
+      '--noEmit', '--strict', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
       '--module', 'node16', '--moduleResolution', 'node16', '--pretty', 'false', ...files.map((f) => join('test', 'types', 'fixtures', f))
-    ], { cwd: root, encoding: 'utf8', timeout: 120000 })
-    output = result.status === 0 ? '' : (result.stdout + result.stderr) || `tsc exited with ${String(result.status)}`
+    ], root)
+    output = result.status === 0 ? '' : result.output || `tsc exited with ${String(result.status)}`
     runs.set(key, output)
   }
   return output

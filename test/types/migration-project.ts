@@ -6,7 +6,7 @@
  * dependencies, pino 8 among them) resolution would otherwise reach before the repository's own.
  */
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { runTsc, TscResult } from '../run-tsc'
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -36,11 +36,10 @@ export function project (name: string, files: Record<string, string>, links: Rec
   return dir
 }
 
-export function tsc (dir: string, ...files: string[]): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [
-    require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--esModuleInterop', '--preserveSymlinks',
+export function tsc (dir: string, ...files: string[]): TscResult {
+  return runTsc([
+    '--noEmit', '--strict', '--skipLibCheck', '--esModuleInterop', '--preserveSymlinks',
     '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), '--target', 'es2022',
     '--module', 'node16', '--moduleResolution', 'node16', '--pretty', 'false', ...files
-  ], { cwd: dir, encoding: 'utf8', timeout: 120000 })
-  return { status: result.status, output: result.stdout + result.stderr }
+  ], dir)
 }

@@ -7,10 +7,10 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { project, root } from './migration-project'
+import { runTsc, TscResult } from '../run-tsc'
 
 const app = `import Fastify, { FastifyRequest } from 'fastify'
 import cors from '@fastify/cors'
@@ -40,12 +40,11 @@ function tsconfig (paths: boolean): string {
   })
 }
 
-function check (name: string, paths: boolean): { status: number | null, output: string } {
+function check (name: string, paths: boolean): TscResult {
   const dir = project(name, { 'app.ts': app, 'tsconfig.json': tsconfig(paths) }, { fastify: root })
   mkdirSync(join(dir, 'node_modules', '@fastify'))
   symlinkSync(join(root, 'node_modules', 'fastify5-cors'), join(dir, 'node_modules', '@fastify', 'cors'), 'dir')
-  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', '.', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', timeout: 120000 })
-  return { status: r.status, output: r.stdout + r.stderr }
+  return runTsc(['-p', '.', '--pretty', 'false'], dir)
 }
 
 test('with paths to the v5 declarations, a Fastify 5 app and @fastify/cors 11 type-check under the alias', () => {
