@@ -52,7 +52,7 @@ async function viaFetch (app: any, opts: InjectOptions): Promise<any> {
     headers.set('cookie', headers.has('cookie') ? `${headers.get('cookie') as string}; ${pairs}` : pairs)
   }
   let payload = opts.payload ?? opts.body
-  let body: BodyInit | undefined
+  let body: RequestInit['body']
   let duplex = false
   if (payload !== undefined && payload !== null) {
     if (payload instanceof Readable || typeof (payload as Readable).pipe === 'function') {

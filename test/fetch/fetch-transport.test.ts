@@ -343,11 +343,11 @@ test('a body of declared length is read whole: bodyLimit and the length still ho
   assert.deepEqual(await ok.json(), { body: { a: 1 }, rest: 0 })
   const short = await post('{"a":1}', 6)
   assert.equal(short.status, 400)
-  assert.equal((await short.json()).code, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+  assert.equal((await short.json() as { code: string }).code, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
   // a length under the limit does not let a longer body through
   const long = await post(`{"a":"${'x'.repeat(40)}"}`, 7)
   assert.equal(long.status, 413)
-  assert.equal((await long.json()).code, 'FST_ERR_CTP_BODY_TOO_LARGE')
+  assert.equal((await long.json() as { code: string }).code, 'FST_ERR_CTP_BODY_TOO_LARGE')
   const declared = await post(`{"a":"${'x'.repeat(40)}"}`, 48)
   assert.equal(declared.status, 413)
   await app.close()
