@@ -12,6 +12,9 @@
 //   npm run bench:runtimes                       # builds dist/ first
 //   BENCH_SECONDS=10 node bench/runtimes.mjs     # longer rounds
 //   BENCH_ONLY=bun node bench/runtimes.mjs       # servers whose label contains 'bun'
+//   BENCH_BASELINE=/other/checkout               # also that checkout's built trellis on Bun.serve / Deno.serve
+//   BENCH_ROUNDS=2                               # rounds, interleaved (every server once per round); the
+//                                                # table gives the median round, each round's CPU is printed
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -40,7 +43,13 @@ const SERVERS = [
   { label: 'trellis on Deno (Deno.serve)', bin: deno.bin, args: ['run', '-A'], kind: 'trellis' },
   { label: "trellis on Deno (Deno's node:http)", bin: deno.bin, args: ['run', '-A'], kind: 'trellis', env: { BENCH_RUNTIME_SERVER: 'node' } },
   { label: 'Hono on Deno.serve', bin: deno.bin, args: ['run', '-A'], kind: 'hono' },
-  { label: 'Deno.serve, Response.json', bin: deno.bin, args: ['run', '-A'], kind: 'bare' }
+  { label: 'Deno.serve, Response.json', bin: deno.bin, args: ['run', '-A'], kind: 'bare' },
+  ...(process.env.BENCH_BASELINE === undefined
+    ? []
+    : [
+        { label: 'trellis on Bun (Bun.serve), baseline', bin: bun.bin, args: [], kind: 'trellis', cwd: process.env.BENCH_BASELINE },
+        { label: 'trellis on Deno (Deno.serve), baseline', bin: deno.bin, args: ['run', '-A'], kind: 'trellis', cwd: process.env.BENCH_BASELINE }
+      ])
 ].filter((s) => process.env.BENCH_ONLY === undefined || s.label.toLowerCase().includes(process.env.BENCH_ONLY.toLowerCase()))
 
 const ROUTES = [
@@ -81,8 +90,9 @@ function load (port, route, duration) {
 
 async function start (server) {
   const cmd = pin ? 'taskset' : server.bin
-  const args = [...(pin ? ['-c', '1', server.bin] : []), ...server.args, 'bench/runtimes/server.mjs']
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...server.env, BENCH_KIND: server.kind, BENCH_DEPS: deps, NO_COLOR: '1' } })
+  // a baseline runs this server script with its own dist/ (the script's working directory)
+  const args = [...(pin ? ['-c', '1', server.bin] : []), ...server.args, join(root, 'bench', 'runtimes', 'server.mjs')]
+  const child = spawn(cmd, args, { cwd: server.cwd ?? root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...server.env, BENCH_KIND: server.kind, BENCH_DEPS: deps, NO_COLOR: '1' } })
   let out = ''
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${server.label}: no READY in 30 s\n${out}`)), 30_000)
@@ -110,26 +120,36 @@ console.log(`bench:runtimes — ${new Date().toISOString()}, node ${process.vers
 console.log(`load generator: ${useWrk ? 'wrk' : 'autocannon'}, ${connections} connections, ${seconds} s per route after 1 s warm-up${pin ? ', server on CPU 1, load on CPU 0' : ''}`)
 console.log(`load average before: ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`)
 
-const results = []
-for (const server of SERVERS) {
-  if (server.bin === undefined) { console.log(`skipped ${server.label}: ${server.bin === bun.bin ? bun.reason : deno.reason}`); continue }
-  const { child, port } = await start(server)
-  try {
-    await check(port)
-    const row = { label: server.label, ref: server.ref === true, routes: [] }
-    for (const route of ROUTES) {
-      load(port, route, 1)
-      const before = cpuTicks(child.pid)
-      const r = load(port, route, seconds)
-      const cpu = (cpuTicks(child.pid) - before) * TICK_US
-      row.routes.push({ ...r, cpuPerRequest: cpu / r.requests })
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1)
+const perRound = new Map()
+for (let round = 1; round <= rounds; round++) {
+  for (const server of SERVERS) {
+    if (server.bin === undefined) { if (round === 1) console.log(`skipped ${server.label}: ${server.bin === bun.bin ? bun.reason : deno.reason}`); continue }
+    const { child, port } = await start(server)
+    try {
+      await check(port)
+      const row = { label: server.label, ref: server.ref === true, routes: [] }
+      for (const route of ROUTES) {
+        load(port, route, 1)
+        const before = cpuTicks(child.pid)
+        const r = load(port, route, seconds)
+        const cpu = (cpuTicks(child.pid) - before) * TICK_US
+        row.routes.push({ ...r, cpuPerRequest: cpu / r.requests })
+      }
+      if (!perRound.has(server.label)) perRound.set(server.label, [])
+      perRound.get(server.label).push(row)
+      console.log(`${rounds > 1 ? `round ${round}, ` : ''}${server.label}: ${row.routes.map((r, i) => `${ROUTES[i].name} ${fmt(r.rps)} req/s, ${r.cpuPerRequest.toFixed(1)} µs CPU/req${r.errors ? ` (${r.errors} non-2xx)` : ''}`).join('; ')}`)
+    } finally {
+      child.kill('SIGKILL')
     }
-    results.push(row)
-    console.log(`${server.label}: ${row.routes.map((r, i) => `${ROUTES[i].name} ${fmt(r.rps)} req/s, ${r.cpuPerRequest.toFixed(1)} µs CPU/req${r.errors ? ` (${r.errors} non-2xx)` : ''}`).join('; ')}`)
-  } finally {
-    child.kill('SIGKILL')
   }
 }
+// per server and route, the round with the median CPU per request (the lower of two)
+const results = [...perRound.values()].map((rows) => ({
+  label: rows[0].label,
+  ref: rows[0].ref,
+  routes: ROUTES.map((_, i) => rows.map((row) => row.routes[i]).sort((a, b) => a.cpuPerRequest - b.cpuPerRequest)[(rows.length - 1) >> 1])
+}))
 
 const ref = results.find((r) => r.ref)
 console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`)

@@ -1,6 +1,8 @@
 // Runs every test file (test/**/*.test.ts) with node's own test runner, TypeScript loaded by tsx, then
 // the files of test/ecosystem/ among them a second time on the Fastify 5 line (ECOSYSTEM_LINE=5:
-// trellis/v5 and the plugins' Fastify-5 majors, test/ecosystem/target.ts).
+// trellis/v5 and the plugins' Fastify-5 majors, test/ecosystem/target.ts), and those of them that
+// answer through inject a third time with inject going through app.fetch (ECOSYSTEM_TRANSPORT=fetch,
+// Fastify 4 line: the plugins on the fetch path, test/ecosystem/fetch-inject.ts).
 // Usage: node scripts/run-tests.mjs [--coverage] [--exclude=path-filter ...] [path-filter ...]
 //   --exclude   leaves out the files whose path contains it (repeatable)
 //   --node-line only the files whose outcome depends on the Node.js line rather than on trellis's
@@ -52,6 +54,7 @@ const reporters = (to) => to === undefined || to === ''
       '--test-reporter', join(root, 'scripts', 'test-file-durations.mjs'), '--test-reporter-destination', to]
 // ECOSYSTEM_LINE set by the caller (npm run test:ecosystem-on-fastify) picks one line: no second pass
 const ecosystemV5 = process.env.ECOSYSTEM_LINE === undefined ? files.filter((f) => f.startsWith('test/ecosystem/')) : []
+const ecosystemFetch = ecosystemV5.filter((f) => readFileSync(join(root, f), 'utf8').includes('.inject('))
 
 /** The passes, one after the other (under c8 when --coverage: it sees every process they start). */
 function runPasses () {
@@ -62,6 +65,11 @@ function runPasses () {
     console.log(`# test/ecosystem on the Fastify 5 line (ECOSYSTEM_LINE=5): ${ecosystemV5.length} files`)
     const v5 = spawnSync(process.execPath, [...testArgs, ...reporters(durations && `${durations}.v5`), ...ecosystemV5], { stdio: 'inherit', cwd: root, env: { ...process.env, ECOSYSTEM_LINE: '5' } })
     status ||= v5.status ?? 1
+  }
+  if (ecosystemFetch.length > 0) {
+    console.log(`# test/ecosystem through app.fetch (ECOSYSTEM_TRANSPORT=fetch): ${ecosystemFetch.length} files`)
+    const viaFetch = spawnSync(process.execPath, [...testArgs, ...reporters(durations && `${durations}.fetch`), ...ecosystemFetch], { stdio: 'inherit', cwd: root, env: { ...process.env, ECOSYSTEM_TRANSPORT: 'fetch' } })
+    status ||= viaFetch.status ?? 1
   }
   return status
 }

@@ -10,7 +10,11 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]))
 const parent = new Map()
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
 const self = new Map()
-const deltas = profile.timeDeltas
+// a sample that follows a pause of the process (descheduled on a busy machine, idle at the end)
+// carries the whole pause as its delta: such a delta counts as the median sampling interval
+const sorted = profile.timeDeltas.filter((d) => d > 0).sort((x, y) => x - y)
+const interval = sorted[sorted.length >> 1] ?? 1000
+const deltas = profile.timeDeltas.map((d) => d > 20 * interval ? interval : d)
 for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0))
 let total = 0
 for (const v of self.values()) total += v

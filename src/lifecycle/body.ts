@@ -33,8 +33,15 @@ export interface BodyRequest {
 /** Callback of {@link parseBody}: called once, with the error or the parsed body. */
 type BodyDone = (err: Error | null, body?: unknown) => void
 
+/**
+ * A raw request that can hand its whole body at once has a method under this key (the fetch
+ * transport's, transport/contract.ts: the same registered symbol, so the node:http path never
+ * loads the transport to look for it).
+ */
+const kWholeBody: unique symbol = Symbol.for('trellis.wholeBody')
+
 /** A payload stream as it may come out of a `preParsing` hook (e.g. a decompressor). */
-type PayloadStream = Readable & { receivedEncodedLength?: number }
+type PayloadStream = Readable & { receivedEncodedLength?: number, [kWholeBody]?: () => Promise<Buffer> | null }
 
 function headerValue (headers: BodyRequest['headers'], name: string): string | undefined {
   const v = headers[name]
@@ -315,6 +322,11 @@ function readRawBody (request: BodyRequest, payload: ReadingStream, parser: Reso
     finish(abortError())
     return
   }
+  // a transport that has the body whole (fetch: request.arrayBuffer()) with a declared length: no stream read
+  if (expected !== undefined && typeof payload[kWholeBody] === 'function') {
+    const whole = payload[kWholeBody]()
+    if (whole !== null) { readWholeBody(request, whole, parser, limit, expected, finish); return }
+  }
   const reader = new RawBodyReader(request, payload, parser, limit, expected, finish)
   if (payload.readableEnded) {
     // already consumed by someone else: nothing more will arrive
@@ -327,6 +339,15 @@ function readRawBody (request: BodyRequest, payload: ReadingStream, parser: Reso
   payload.on('error', onBodyError)
   payload.on('close', onBodyClose)
   payload.resume()
+}
+
+/** The body handed whole by the transport: the same limit and Content-Length checks as a streamed read. */
+function readWholeBody (request: BodyRequest, whole: Promise<Buffer>, parser: ResolvedParser, limit: number, expected: number, finish: BodyDone): void {
+  whole.then((buffer) => {
+    if (buffer.length > limit) { finish(new FST_ERR_CTP_BODY_TOO_LARGE()); return }
+    if (buffer.length !== expected) { finish(new FST_ERR_CTP_INVALID_CONTENT_LENGTH()); return }
+    runParser(parser, request, parser.asString ? buffer.toString('utf8') : buffer, finish)
+  }, (err: unknown) => { finish(withStatus(err)) })
 }
 
 function noop (): void {}

@@ -50,5 +50,13 @@ export interface TransportResponse extends Writable {
   addTrailers (trailers: Record<string, string>): void
 }
 
+/**
+ * A raw request that can hand its whole body at once (the fetch transport: `request.arrayBuffer()`)
+ * has a method under this key (a registered symbol: lifecycle/body.ts makes the same one without
+ * loading this module, so a server that only listens never loads the transport); body.ts uses it for a parser that takes the body whole when nothing
+ * has read the stream. It returns null when the stream was touched (then the stream is read).
+ */
+export const kWholeBody: unique symbol = Symbol.for('trellis.wholeBody')
+
 /** A transport's way in: `Dispatcher.dispatch`. It answers on `res`, synchronously or later. */
 export type Dispatch = (req: TransportRequest, res: TransportResponse) => void

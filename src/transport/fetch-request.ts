@@ -2,10 +2,21 @@
  * A fetch `Request` as the request path's raw request (`request.raw`): a Node Readable of the body
  * with IncomingMessage's fields. The body is pulled from the Request's stream only when something
  * reads it (a parser, a preParsing hook, a plugin), one chunk per read, so a slow reader holds
- * the sender back; a request nobody reads costs no read at all. The socket is made on first access.
+ * the sender back; a request nobody reads costs no read at all, and a parser that takes the body
+ * whole gets it from `request.arrayBuffer()` (`kWholeBody`) without the stream. The socket is made
+ * on first access.
+ *
+ * The abort watch (a listener on the Request's `signal`) is armed only when something observes an
+ * abort: a 'close' or 'aborted' listener on this object (onRequestAbort hooks, `request.signal`,
+ * the handler timeout, a plugin), a body read as a stream, or a streamed answer. Listening on the
+ * signal costs per request on Bun and Deno, so a request nobody watches never touches it. When the
+ * signal aborts before the answer is out, the message is marked aborted and emits 'aborted' and
+ * 'close', and the response is destroyed; when the exchange ends otherwise, a watched message
+ * emits 'close' (node's request does both).
  */
 import { EventEmitter } from 'node:events'
 import { Readable } from 'node:stream'
+import { kWholeBody } from './contract'
 
 type ReadResult = { done: true, value?: undefined } | { done: false, value: Uint8Array }
 
@@ -111,6 +122,15 @@ export class FetchIncomingMessage extends Readable {
   private readonly encrypted: boolean
   private socketMade: FetchSocket | undefined = undefined
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined
+  /** The response of this exchange (set by ./fetch.ts): what an abort destroys. */
+  res: { destroy: (err?: Error) => unknown, readonly writableEnded: boolean, readonly destroyed: boolean } | null = null
+  /** Something observes an abort: the signal is listened to (or was already aborted). */
+  private watched = false
+  /** The answer is out or the exchange was torn down. */
+  private over = false
+  private onAbort: (() => void) | null = null
+  /** The body was taken whole (kWholeBody): the stream has nothing more. */
+  private taken = false
 
   constructor (request: Request, url: RequestUrl, context: readonly unknown[]) {
     // 'close' is the exchange's end (answered or aborted), as node's request emits it, not the body's end
@@ -151,9 +171,96 @@ export class FetchIncomingMessage extends Readable {
 
   setTimeout (): this { return this }
 
-  override _read (): void {
+  // a 'close' or 'aborted' listener observes an abort: the watch is armed then, not before
+  override on (event: string | symbol, listener: (...args: any[]) => void): this {
+    super.on(event, listener)
+    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
+    return this
+  }
+
+  override addListener (event: string | symbol, listener: (...args: any[]) => void): this { return this.on(event, listener) }
+
+  override once (event: string | symbol, listener: (...args: any[]) => void): this {
+    super.once(event, listener)
+    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
+    return this
+  }
+
+  override prependListener (event: string | symbol, listener: (...args: any[]) => void): this {
+    super.prependListener(event, listener)
+    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
+    return this
+  }
+
+  override prependOnceListener (event: string | symbol, listener: (...args: any[]) => void): this {
+    super.prependOnceListener(event, listener)
+    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
+    return this
+  }
+
+  /** Arms the abort watch (once): from now on the Request's signal aborting aborts the exchange. */
+  watchAbort (): void {
+    if (this.watched) return
+    this.watched = true
+    if (this.over) return
+    const signal = this.request.signal as AbortSignal | null | undefined
+    if (signal === null || signal === undefined) return
+    // aborted already: the observer that armed the watch is in place when the abort comes
+    if (signal.aborted) { queueMicrotask(() => { this.abortExchange() }); return }
+    this.onAbort = () => { this.abortExchange() }
+    signal.addEventListener('abort', this.onAbort, { once: true })
+  }
+
+  private abortExchange (): void {
+    const res = this.res
+    // once the answer is ended it is out: a signal that aborts then (Deno aborts it after every response) aborts nothing
+    if (this.over || this.aborted || res === null || res.writableEnded) return
+    this.aborted = true
+    this.emit('aborted')
+    this.destroy()
+    res.destroy()
+  }
+
+  /** The response has finished or was destroyed (./fetch-response.ts): a watched message closes, the watch ends. */
+  exchangeOver (): void {
+    if (this.over) return
+    this.over = true
+    if (this.onAbort !== null) {
+      this.request.signal.removeEventListener('abort', this.onAbort)
+      this.onAbort = null
+    }
+    if ((this.watched || this.reader !== undefined) && !this.destroyed) this.destroy()
+  }
+
+  /**
+   * The whole body as one Buffer, for a parser that takes it whole, when nothing has read the
+   * stream: `request.arrayBuffer()` with no Node stream between. Null when the stream was touched.
+   */
+  [kWholeBody] (): Promise<Buffer> | null {
     const body = this.request.body
-    if (body === null) { this.complete = true; this.push(null); return }
+    if (this.reader !== undefined || this.readableDidRead || this.destroyed || (body !== null && body.locked)) return null
+    this.complete = true
+    this.taken = true
+    if (body === null) return Promise.resolve(Buffer.alloc(0))
+    return this.request.arrayBuffer().then((data) => Buffer.from(data))
+  }
+
+  // a request path that destroys the request with an error (a non-string rewriteUrl) fails the exchange
+  override destroy (err?: Error): this {
+    if (err !== undefined && err !== null) {
+      const res = this.res
+      if (res !== null && !res.destroyed) res.destroy(err)
+      // nobody listens for it here: the exchange's failure is the error's only consequence
+      if (this.listenerCount('error') === 0) return super.destroy()
+    }
+    return super.destroy(err)
+  }
+
+  override _read (): void {
+    // a body read as a stream: a client that goes must reach its reader
+    if (!this.watched) this.watchAbort()
+    const body = this.request.body
+    if (body === null || this.taken) { this.complete = true; this.push(null); return }
     const reader = (this.reader ??= body.getReader())
     reader.read().then((result: ReadResult) => {
       if (result.done) { this.complete = true; this.push(null); return }

@@ -1,19 +1,26 @@
 /**
  * What the request path writes (`reply.raw`: ServerResponse's methods) turned into a fetch
- * `Response`. A body given whole to `end()` becomes the Response's body as it is; anything written
- * before the end (a piped stream, a hijacked reply's writes) is sent as a ReadableStream as it
- * comes, and a write waits until the Response's reader asks for more (backpressure). HEAD, 1xx,
- * 204, 205 and 304 answers have no body. Hop-by-hop headers (connection, keep-alive,
- * transfer-encoding, trailer, upgrade) are the runtime's to write, never the Response's; trailers
- * are computed and kept on `trailers` but not sent: a fetch Response carries none.
+ * `Response`. Like node's own ServerResponse it is a legacy `Stream` (an EventEmitter with
+ * `write`/`end`), not a Writable: no stream state machine runs per request. A body given whole to
+ * `end()` becomes the Response's body as it is (a string stays a string when the reply named its
+ * type, so the runtime encodes it), and the Response is made at that call. Anything written before
+ * the end (a piped stream, a hijacked reply's writes) is sent as a ReadableStream as it comes:
+ * `write()` returns false once the stream's queue is full and 'drain' follows when the Response's
+ * reader asks for more (backpressure, as a socket gives it). HEAD, 1xx, 204, 205 and 304 answers
+ * have no body. Hop-by-hop headers (connection, keep-alive, transfer-encoding, trailer, upgrade)
+ * are the runtime's to write, never the Response's; trailers are computed and kept on `trailers`
+ * but not sent: a fetch Response carries none. 'finish' and then 'close' are emitted on the next
+ * tick after the end, as node emits them once the answer is out; `destroy()` emits 'close' only.
  */
-import { Writable } from 'node:stream'
+import { Stream } from 'node:stream'
 import type { FetchIncomingMessage } from './fetch-request'
 import type { OutgoingHeaderValue } from './contract'
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-connection'])
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+/** Bytes the Response's stream queues before write() says wait (node's default high-water mark of a socket's writes). */
+const HIGH_WATER_MARK = 16 * 1024
 
 type Callback = (err?: Error | null) => void
 
@@ -25,33 +32,60 @@ function headersSentError (): Error {
   return Object.assign(new Error('Cannot set headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
 }
 
+function writeAfterEndError (): Error {
+  return Object.assign(new Error('write after end'), { code: 'ERR_STREAM_WRITE_AFTER_END' })
+}
+
 /** node:http's checks of a header (its errors and codes), so a bad header fails where it fails over a socket. */
 function checkHeader (name: string, value: unknown): void {
   if (typeof name !== 'string' || !TOKEN.test(name)) {
     throw Object.assign(new TypeError(`Header name must be a valid HTTP token ["${String(name)}"]`), { code: 'ERR_INVALID_HTTP_TOKEN' })
   }
   if (value === undefined) throw Object.assign(new TypeError(`Invalid value "undefined" for header "${name}"`), { code: 'ERR_HTTP_INVALID_HEADER_VALUE' })
-  const values = Array.isArray(value) ? value : [value]
-  for (const v of values) {
-    if (INVALID_VALUE.test(String(v))) throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' })
-  }
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      if (INVALID_VALUE.test(String(v))) throw invalidChar(name)
+    }
+  } else if (typeof value !== 'number' && INVALID_VALUE.test(String(value))) throw invalidChar(name)
 }
 
-export class FetchServerResponse extends Writable {
+function invalidChar (name: string): Error {
+  return Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' })
+}
+
+function toBuffer (chunk: unknown, encoding: BufferEncoding | undefined): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, encoding)
+  if (Buffer.isBuffer(chunk)) return chunk
+  if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  throw Object.assign(new TypeError('The "chunk" argument must be of type string or an instance of Buffer or Uint8Array'), { code: 'ERR_INVALID_ARG_TYPE' })
+}
+
+function isUtf8 (encoding: unknown): boolean {
+  return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8'
+}
+
+export class FetchServerResponse extends Stream {
   statusCode = 200
   statusMessage = ''
   sendDate = false
   headersSent = false
+  readonly writable = true
+  writableEnded = false
+  writableFinished = false
+  readonly writableCorked = 0
+  readonly writableObjectMode = false
+  readonly writableHighWaterMark = HIGH_WATER_MARK
+  destroyed = false
+  closed = false
   /** Trailers the reply added (a fetch Response cannot carry them). */
   trailers: Record<string, string> | null = null
   readonly req: FetchIncomingMessage
   /** Settles with the Response once its status and headers are known (or rejects when the exchange fails first). */
   readonly response: Promise<Response>
   private readonly store: Record<string, OutgoingHeaderValue> = Object.create(null)
-  private whole: Buffer | null = null
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null
-  private waiting: Callback | null = null
   private settled = false
+  private needDrain = false
   private resolve!: (response: Response) => void
   private reject!: (err: unknown) => void
 
@@ -64,6 +98,11 @@ export class FetchServerResponse extends Writable {
   get socket (): FetchIncomingMessage['socket'] { return this.req.socket }
   get connection (): FetchIncomingMessage['socket'] { return this.req.socket }
   get finished (): boolean { return this.writableEnded }
+  get writableNeedDrain (): boolean { return this.needDrain }
+  get writableLength (): number {
+    const controller = this.controller
+    return controller === null ? 0 : Math.max(0, HIGH_WATER_MARK - (controller.desiredSize ?? HIGH_WATER_MARK))
+  }
 
   setHeader (name: string, value: OutgoingHeaderValue): this {
     if (this.headersSent) throw headersSentError()
@@ -123,50 +162,78 @@ export class FetchServerResponse extends Writable {
   writeProcessing (): void {}
   writeEarlyHints (_hints: unknown, callback?: () => void): void { if (typeof callback === 'function') process.nextTick(callback) }
   setTimeout (): this { return this }
+  cork (): void {}
+  uncork (): void {}
 
-  override end (chunk?: any, encoding?: any, callback?: any): this {
-    if (typeof chunk === 'function') { callback = chunk; chunk = undefined } else if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
-    // the whole body in one call: it becomes the Response's body as it is, no stream
-    if (chunk !== undefined && chunk !== null && !this.settled && !this.writableEnded && this.writableLength === 0) {
-      this.whole = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)
-      chunk = undefined
+  write (chunk: any, encoding?: any, callback?: Callback): boolean {
+    if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
+    if (this.writableEnded || this.destroyed) {
+      failLater(this, this.destroyed ? destroyedError() : writeAfterEndError(), callback)
+      return false
     }
-    return super.end(chunk, encoding, callback)
-  }
-
-  override _write (chunk: Buffer, _encoding: BufferEncoding, callback: Callback): void {
+    const buffer = toBuffer(chunk, encoding)
     this.headersSent = true
     if (!this.settled) this.startStream()
     const controller = this.controller
-    if (controller === null) { callback(); return } // no body for this status or method
-    controller.enqueue(chunk)
-    if ((controller.desiredSize ?? 1) > 0) callback()
-    else this.waiting = callback
+    if (typeof callback === 'function') process.nextTick(callback)
+    // no body for this status or method, or an empty write
+    if (controller === null || buffer.length === 0) return true
+    controller.enqueue(buffer)
+    if ((controller.desiredSize ?? 1) > 0) return true
+    this.needDrain = true
+    return false
   }
 
-  override _final (callback: Callback): void {
-    this.headersSent = true
-    if (this.controller !== null) {
-      this.controller.close()
-    } else if (!this.settled) {
-      const body = this.whole
-      this.whole = null
-      this.settle(() => new Response(this.hasBody() ? body : null, this.init()))
+  end (chunk?: any, encoding?: any, callback?: any): this {
+    if (typeof chunk === 'function') { callback = chunk; chunk = undefined } else if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
+    const hasChunk = chunk !== undefined && chunk !== null
+    if (this.writableEnded) {
+      // node: an end with data after the end is a write after end; without, its callback waits for 'finish'
+      if (hasChunk) failLater(this, writeAfterEndError(), callback)
+      else if (typeof callback === 'function') {
+        if (!this.writableFinished) this.once('finish', callback)
+        else process.nextTick(callback, Object.assign(new Error('Cannot call end after a stream was finished'), { code: 'ERR_STREAM_ALREADY_FINISHED' }))
+      }
+      return this
     }
-    callback()
+    if (this.destroyed) return this
+    if (!this.settled) {
+      // the whole body in one call (or none): it becomes the Response's body as it is, no stream
+      const body = hasChunk && this.hasBody() ? this.wholeBody(chunk, encoding) : null
+      this.headersSent = true
+      this.writableEnded = true
+      this.settle(body)
+    } else {
+      if (hasChunk) this.write(chunk, encoding)
+      this.headersSent = true
+      this.writableEnded = true
+      const controller = this.controller
+      if (controller !== null) { try { controller.close() } catch {} }
+    }
+    if (typeof callback === 'function') this.once('finish', callback)
+    process.nextTick(finishExchange, this)
+    return this
   }
 
-  override _destroy (err: Error | null, callback: Callback): void {
-    // after a finished response (the usual end: autoDestroy) there is nothing to fail
+  destroy (err?: Error | null): this {
+    if (this.destroyed) return this
+    this.destroyed = true
+    this.needDrain = false
     if (!this.settled) {
       this.settled = true
       this.reject(err ?? destroyedError())
     } else if (this.controller !== null && !this.writableFinished) {
       try { this.controller.error(err ?? destroyedError()) } catch {}
     }
-    this.waiting = null
     // as node's ServerResponse: destroying it tears the exchange down, it does not emit 'error'
-    callback()
+    if (!this.closed) process.nextTick(closeExchange, this)
+    return this
+  }
+
+  /** A string stays a string when the reply named its type (a Response would otherwise add text/plain); anything else is bytes. */
+  private wholeBody (chunk: unknown, encoding: unknown): string | Buffer {
+    if (typeof chunk === 'string' && isUtf8(encoding) && this.store['content-type'] !== undefined) return chunk
+    return toBuffer(chunk, encoding as BufferEncoding | undefined)
   }
 
   private hasBody (): boolean {
@@ -175,23 +242,26 @@ export class FetchServerResponse extends Writable {
   }
 
   private startStream (): void {
-    if (!this.hasBody()) { this.settle(() => new Response(null, this.init())); return }
+    if (!this.hasBody()) { this.settle(null); return }
+    // a body being sent: the client going away must reach the source (the abort watch)
+    this.req.watchAbort()
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => { this.controller = controller },
       pull: () => {
-        const waiting = this.waiting
-        if (waiting !== null) { this.waiting = null; waiting() }
+        if (!this.needDrain) return
+        this.needDrain = false
+        this.emit('drain')
       },
       cancel: () => { this.destroy() }
-    })
-    this.settle(() => new Response(stream, this.init()))
+    }, { highWaterMark: HIGH_WATER_MARK, size: byteLength })
+    this.settle(stream)
   }
 
-  private settle (make: () => Response): void {
+  private settle (body: ConstructorParameters<typeof Response>[0]): void {
     this.settled = true
     let response: Response
     try {
-      response = make()
+      response = new Response(body, { status: this.statusCode, headers: this.outgoingHeaders() })
     } catch (err) {
       this.reject(err)
       return
@@ -199,15 +269,50 @@ export class FetchServerResponse extends Writable {
     this.resolve(response)
   }
 
-  private init (): ResponseInit {
-    const headers = new Headers()
+  /** The headers the Response carries: the store itself when it holds one value per name and no hop-by-hop header. */
+  private outgoingHeaders (): ResponseInit['headers'] {
     const store = this.store
-    for (const name of Object.keys(store)) {
+    let plain = true
+    for (const name in store) {
+      if (HOP_BY_HOP.has(name) || Array.isArray(store[name])) { plain = false; break }
+    }
+    if (plain) return store as Record<string, string>
+    const pairs: Array<[string, string]> = []
+    for (const name in store) {
       if (HOP_BY_HOP.has(name)) continue
       const value = store[name]
-      if (Array.isArray(value)) for (const v of value) headers.append(name, String(v))
-      else headers.append(name, String(value))
+      if (Array.isArray(value)) for (const v of value) pairs.push([name, String(v)])
+      else pairs.push([name, String(value)])
     }
-    return { status: this.statusCode, headers }
+    return pairs
   }
+
+  /** Called on the tick after the end: the answer is out. */
+  markFinished (): void {
+    this.writableFinished = true
+  }
+}
+
+function byteLength (chunk: Uint8Array): number { return chunk.byteLength }
+
+function failLater (res: FetchServerResponse, err: Error, callback: Callback | undefined): void {
+  process.nextTick(() => {
+    if (typeof callback === 'function') callback(err)
+    // as node: the error is emitted too, but never thrown at a response nobody listens to
+    if (!res.destroyed && res.listenerCount('error') > 0) res.emit('error', err)
+  })
+}
+
+function finishExchange (res: FetchServerResponse): void {
+  if (res.destroyed) return
+  res.markFinished()
+  res.emit('finish')
+  closeExchange(res)
+}
+
+function closeExchange (res: FetchServerResponse): void {
+  if (res.closed) return
+  res.closed = true
+  res.emit('close')
+  res.req.exchangeOver()
 }

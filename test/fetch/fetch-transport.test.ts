@@ -289,3 +289,87 @@ test('the raw request and response on the fetch path answer what plugins call on
   assert.deepEqual(await res.json(), { chained: true, address: {}, sameSocket: true, names: ['x-many'], finished: false })
   await app.close()
 })
+
+/** A Request whose signal counts the listeners added to it and removed from it. */
+function watchedRequest (url: string, init?: RequestInit): { request: Request, added: () => number, removed: () => number } {
+  const request = new Request(url, init)
+  const signal = request.signal
+  let added = 0
+  let removed = 0
+  const add = signal.addEventListener.bind(signal)
+  const remove = signal.removeEventListener.bind(signal)
+  signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => { added++; add(...args) }) as AbortSignal['addEventListener']
+  signal.removeEventListener = ((...args: Parameters<AbortSignal['removeEventListener']>) => { removed++; remove(...args) }) as AbortSignal['removeEventListener']
+  return { request, added: () => added, removed: () => removed }
+}
+
+test('the Request signal is listened to only while something observes an abort', async () => {
+  const app = v5()
+  app.get('/plain', async () => ({ plain: true }))
+  app.post('/json', async (req: any) => req.body)
+  app.get('/signal', async (req: any) => ({ aborted: req.signal.aborted }))
+  app.register(async (child: any) => {
+    child.addHook('onRequestAbort', async (_req: any) => {})
+    child.get('/hooked', async () => 'hooked')
+  })
+  for (const [path, init, watched] of [
+    ['/plain', undefined, 0],
+    ['/json', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '7' }, body: '{"a":1}' }, 0],
+    ['/signal', undefined, 1],
+    ['/hooked', undefined, 1]
+  ] as const) {
+    const { request, added, removed } = watchedRequest(`http://localhost${path}`, init)
+    const res = await app.fetch(request)
+    assert.equal(res.status, 200, path)
+    await res.arrayBuffer()
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(added(), watched, `${path}: listeners added to the signal`)
+    assert.equal(removed(), watched, `${path}: listeners removed once the answer is out`)
+  }
+  await app.close()
+})
+
+test('a body of declared length is read whole: bodyLimit and the length still hold, the stream then ends empty', async () => {
+  const app = v4({ bodyLimit: 16 })
+  app.post('/', async (req: any) => {
+    let rest = 0
+    for await (const chunk of req.raw) rest += chunk.length
+    return { body: req.body, rest }
+  })
+  const post = (body: string, length: number): Promise<Response> =>
+    app.fetch(new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(length) }, body }))
+  const ok = await post('{"a":1}', 7)
+  assert.equal(ok.status, 200)
+  assert.deepEqual(await ok.json(), { body: { a: 1 }, rest: 0 })
+  const short = await post('{"a":1}', 6)
+  assert.equal(short.status, 400)
+  assert.equal((await short.json() as { code: string }).code, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+  // a length under the limit does not let a longer body through
+  const long = await post(`{"a":"${'x'.repeat(40)}"}`, 7)
+  assert.equal(long.status, 413)
+  assert.equal((await long.json() as { code: string }).code, 'FST_ERR_CTP_BODY_TOO_LARGE')
+  const declared = await post(`{"a":"${'x'.repeat(40)}"}`, 48)
+  assert.equal(declared.status, 413)
+  await app.close()
+})
+
+test('reply.raw on the fetch path: finish then close after the end, a write after the end goes to its callback', async () => {
+  const app = v4()
+  const events: string[] = []
+  let late: unknown
+  app.get('/', (_req: any, reply: any) => {
+    reply.raw.on('finish', () => {
+      events.push('finish')
+      reply.raw.write('late', (err: any) => { late = err?.code })
+    })
+    reply.raw.on('close', () => { events.push('close') })
+    reply.send('done')
+    events.push(`sent ${String(reply.raw.writableEnded)} ${String(reply.raw.writableFinished)}`)
+  })
+  const res = await app.fetch(new Request('http://localhost/'))
+  assert.equal(await res.text(), 'done')
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  assert.deepEqual(events, ['sent true false', 'finish', 'close'])
+  assert.equal(late, 'ERR_STREAM_WRITE_AFTER_END')
+  await app.close()
+})
