@@ -15,7 +15,8 @@ Commands:
   version                      print trellis's version
 
 Each command runs the application on its Fastify line: --line, else TRELLIS_FASTIFY_LINE, else
-"trellis": { "fastifyLine": 5 } in its package.json, else 4.
+"trellis": { "fastifyLine": 5 } in its package.json, else the installed package's line
+(trellis-fastify5 is 5), else 4.
 Run "trellis start --help" for the start options.
 ${docsLine()}
 `
@@ -47,7 +48,8 @@ export function checkUsage (): string {
 ${docsLine()}
 
 Loads <app-file> (the module \`trellis start\` takes) on its Fastify line (--line, else
-TRELLIS_FASTIFY_LINE, else "trellis": { "fastifyLine": 5 } in its package.json, else 4), runs
+TRELLIS_FASTIFY_LINE, else "trellis": { "fastifyLine": 5 } in its package.json, else the
+installed package's line, else 4), runs
 ready(), and lists what it uses that changes or disappears in Fastify 5 (trellis/v5), each with
 where it was found and what to write instead: warnings its loading raises, its routes, plugins and
 options, and the text of the source files it loaded. "bridged" items are what the Fastify 4 bridge
@@ -73,7 +75,8 @@ Options:
   -d, --out <dir>    where to write the build (default ./trellis-build)
   -o, --options      use the server options the module exports, as trellis start --options
       --line <4|5>   the Fastify line (default: TRELLIS_FASTIFY_LINE, else package.json
-                     "trellis": { "fastifyLine" }, else 4); the build records it, and a start
+                     "trellis": { "fastifyLine" }, else the installed package's line,
+                     else 4); the build records it, and a start
                      on the other line does not use the build (TRLAOT002)
   -h, --help         show this help
 `
