@@ -30,6 +30,12 @@
 // API's no-op tracer and meter: the plugin's own work); `trellis-otel-context` plus the SDK's context
 // manager and propagator; `trellis-otel-spans` plus the tracer provider (spans, ids, the batch
 // processor); `trellis-otel` plus the meter provider (the duration histogram).
+// `trellis-sdk-floor` is what the SDK costs an instrumentation that does the least the conventions
+// ask, without trellis/otel: trellis with no channel subscriber, the SDK of `trellis-otel-sampled`,
+// and its request listener wrapped to start a SERVER span (the sampler's decision, the parent read
+// from the headers), make it current around the request (the context manager), and at the response's
+// 'close' end it if it records and record the duration histogram with the attributes trellis/otel
+// gives it. trellis-otel-sampled minus this is trellis' own share of a sampled-one-in-ten request.
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -206,6 +212,50 @@ function setupOtelSdk (parts = 'all', ratio = undefined) {
   return provider
 }
 
+/**
+ * `trellis-sdk-floor`: wraps the server's request listener with the SDK calls any instrumentation of
+ * an HTTP server makes per request (see the header), and nothing else. The bench's routes are static
+ * paths, so the URL stands for the route.
+ */
+function sdkFloor (server) {
+  setupOtelSdk('all', 0.1)
+  const { context, metrics, propagation, trace, ROOT_CONTEXT, SpanKind } = require('@opentelemetry/api')
+  const tracer = trace.getTracer('floor')
+  const duration = metrics.getMeter('floor').createHistogram('http.server.request.duration', { unit: 's' })
+  const rawGetter = {
+    get (req, key) {
+      const raw = req.rawHeaders
+      for (let i = 0; i < raw.length; i += 2) if (raw[i].length === key.length && raw[i].toLowerCase() === key) return raw[i + 1]
+      return undefined
+    },
+    keys: (req) => Object.keys(req.headers)
+  }
+  const metricSets = new Map()
+  const [listener] = server.listeners('request')
+  server.removeAllListeners('request')
+  server.on('request', (req, res) => {
+    const begun = performance.now()
+    const method = req.method
+    const route = req.url
+    const span = tracer.startSpan(`${method} ${route}`, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': method, 'url.scheme': 'http', 'http.route': route }
+    }, propagation.extract(ROOT_CONTEXT, req, rawGetter))
+    res.once('close', () => {
+      const status = res.statusCode
+      if (span.isRecording()) { span.setAttribute('http.response.status_code', status); span.end() }
+      const key = `${method} ${route} ${status}`
+      let attributes = metricSets.get(key)
+      if (attributes === undefined) {
+        attributes = { 'http.request.method': method, 'url.scheme': 'http', 'network.protocol.version': req.httpVersion, 'http.response.status_code': status, 'http.route': route }
+        metricSets.set(key, attributes)
+      }
+      duration.record((performance.now() - begun) / 1000, attributes)
+    })
+    context.with(trace.setSpan(ROOT_CONTEXT, span), listener, server, req, res)
+  })
+}
+
 // ------------------------------------------------------------------ bare node:http
 function bareServer () {
   const Ajv = require('ajv')
@@ -262,7 +312,7 @@ export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 /** Servers with tracing on, run when BENCH_SERVERS names them (not in the default run). */
 export const OTEL_SERVER_NAMES = ['trellis-otel', 'trellis-otel-sampled', 'fastify429-otel', 'fastify429-otel-sampled', 'fastify429', 'fastify5-otel']
 /** The servers that split trellis/otel's cost into parts (header), for bench/icount.mjs and bench/profile.mjs. */
-export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans']
+export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans', 'trellis-sdk-floor']
 /** trellis' Fastify 5 line (`trellis/v5`) on the same routes, run when BENCH_SERVERS names it. */
 export const V5_SERVER_NAMES = ['trellis-v5']
 /**
@@ -291,6 +341,7 @@ export function serverLabel (name) {
     case 'trellis-otel-noop': return 'trellis/otel, no SDK'
     case 'trellis-otel-context': return 'trellis/otel, context manager'
     case 'trellis-otel-spans': return 'trellis/otel, spans, no metrics'
+    case 'trellis-sdk-floor': return 'trellis + the SDK alone, 1 in 10 sampled'
     case 'fastify429': return `fastify ${require('fastify429/package.json').version}`
     case 'fastify429-otel': return `fastify ${require('fastify429/package.json').version} + @fastify/otel ${require('@fastify/otel/package.json').version}`
     case 'fastify429-otel-sampled': return `fastify ${require('fastify429/package.json').version} + @fastify/otel, 1 in 10 sampled`
@@ -309,6 +360,13 @@ export async function startServer (name) {
   if (name === 'trellis-traced') {
     require('node:diagnostics_channel').subscribe('tracing:trellis.request:start', () => {})
     const app = frameworkRoutes(require(join(root, 'dist', 'entry', 'index.cjs'))({ logger: false }))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return app.server.address().port
+  }
+  if (name === 'trellis-sdk-floor') {
+    const app = frameworkRoutes(require(join(root, 'dist', 'entry', 'index.cjs'))({ logger: false }))
+    await app.ready()
+    sdkFloor(app.server)
     await app.listen({ port: 0, host: '127.0.0.1' })
     return app.server.address().port
   }

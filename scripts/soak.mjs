@@ -6,6 +6,7 @@ import { fork } from 'node:child_process'
 import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { drive, sendOne } from './soak/load.mjs'
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300)
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 32)
@@ -52,25 +53,12 @@ function unexpected (what) {
   if (unexpectedSamples.length < 10) unexpectedSamples.push(what)
 }
 
-function one ([name, options, body, status]) {
-  return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, agent, method: 'GET', ...options }, (res) => {
-      res.resume()
-      res.on('end', () => {
-        counts.requests++
-        if (res.statusCode !== status) unexpected(`${name}: ${res.statusCode}, expected ${status}`)
-        resolve()
-      })
-    })
-    req.on('error', (err) => {
-      // a body over the limit may be cut off while it is still being sent: the 413 was the answer
-      if (name === 'body over limit' && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) { counts.requests++; resolve(); return }
-      unexpected(`${name}: ${err.code || err.message}`)
-      resolve()
-    })
-    req.end(body ?? undefined)
-  })
-}
+/** One request of the mix; a body over the limit may be cut off while it is still being sent: the 413 was the answer. */
+const one = (kind) => sendOne(port, agent, kind, {
+  onAnswer: () => { counts.requests++ },
+  onProblem: unexpected,
+  tolerate: (name, err) => name === 'body over limit' && (err.code === 'ECONNRESET' || err.code === 'EPIPE')
+})
 
 function aborted () {
   return new Promise((resolve) => {
@@ -88,14 +76,11 @@ const deadline = Date.now() + seconds * 1000
 let worstP99 = 0
 const p99s = []
 const sampler = setInterval(async () => { const s = await stats(); p99s.push(s.p99); worstP99 = Math.max(worstP99, s.p99) }, 5000)
-let i = 0
-await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
-  while (Date.now() < deadline) {
-    const n = i++
-    if (n % 50 === w % 50) await aborted()
-    else await one(mix[n % mix.length])
-  }
-}))
+await drive({
+  concurrency,
+  deadline,
+  step: (client, n) => n % 50 === client % 50 ? aborted() : one(mix[n % mix.length])
+})
 clearInterval(sampler)
 const loaded = await stats(true)
 // the clients disconnect: what the server still holds then is what it would keep for good

@@ -106,7 +106,9 @@ const IGNORED = Object.freeze({ owner: null })
 
 const channel = (name: string): diagnosticsChannel.TracingChannel<object, object> => diagnosticsChannel.tracingChannel(name)
 
-function epochMs (now: number): number { return performance.timeOrigin + now }
+/** performance.timeOrigin, read once: it is fixed for the process, and its getter calls into C++ on every read. */
+const TIME_ORIGIN = performance.timeOrigin
+function epochMs (now: number): number { return TIME_ORIGIN + now }
 
 /** The AsyncLocalStorage of the SDK's context manager (AsyncLocalStorageContextManager), so a channel's runStores can make a span current. */
 function contextStorage (): AsyncLocalStorage<Context> | null {
@@ -245,6 +247,9 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   const storage = contextStorage()
   // the span's context is made only for what reads it (the context manager's store, child spans)
   const needContext = storage !== null || phaseSpans
+  // the active context: read from the context manager's store directly when it is the one bound
+  // above (context.active() looks the manager up in the API's global registry on every call)
+  const activeContext = storage !== null ? (): Context => storage.getStore() ?? ROOT_CONTEXT : (): Context => context.active()
 
   /**
    * A request's span: the sampler decides first (it sees the name, the kind, the parent and
@@ -257,7 +262,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     const data = routeData(path)
     const route = data.route
     const name = route === undefined ? method : (data.names[method] ??= `${method} ${route}`)
-    const active = context.active()
+    const active = activeContext()
     const inherited = trace.getSpan(active)
     // the node:http instrumentation's span is current when the request arrives: ours is its child
     const parent = inherited !== undefined ? active : propagation.extract(ROOT_CONTEXT, req, rawHeaderGetter)
@@ -287,7 +292,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     if (traced === null) return undefined
     if (traced.otel !== undefined) return liveOf(reply)
     const req = request.raw
-    if (!ours(traced.routing.server)) return undefined
+    if (!ours(traced.server)) return undefined
     if (ignore !== undefined && ignore(req)) { traced.otel = IGNORED; return undefined }
     const begun = traced.begun
     const state = startSpan(req, request.protocol ?? 'http', message.route?.url, begun, () => request.ip)
@@ -438,10 +443,10 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   const requestStart = channel('trellis.request').start
   const handlerStart = channel('fastify.request.handler').start
-  const toRequestContext = (message: unknown): Context => begin(message as RequestMessage)?.ctx ?? context.active()
+  const toRequestContext = (message: unknown): Context => begin(message as RequestMessage)?.ctx ?? activeContext()
   const toHandlerContext = (message: unknown): Context => {
     const state = liveOf((message as HandlerMessage).reply)
-    if (state === undefined) return context.active()
+    if (state === undefined) return activeContext()
     if (phaseSpans) onHandlerStart(message)
     return state.handler !== null ? trace.setSpan(state.ctx, state.handler) : state.ctx
   }

@@ -1,16 +1,18 @@
 // npm run soak:otel: the demo (examples/demo.mjs, unchanged) with trellis/otel on and an SDK sampling
 // every request (scripts/soak/otel-preload.cjs), under a bounded keep-alive load on 127.0.0.1 over
-// the demo's routes, for SOAK_SECONDS (default 600). Records the server's RSS every 5 s and compares
-// the mean of the last third of the samples with the first third (after SOAK_WARMUP seconds, default
-// 60, that are not counted: V8 compiling, pools filling), and counts errors: any answer other than
-// the route's expected status, any client error, a server crash. Exit 0 when there are no errors and
-// the last third is within 5 % of the first. Not part of `npm test`; the last report is in
-// docs/security.md (#soak).
+// the demo's routes, for SOAK_SECONDS (default 600). Every 5 s it reads the server's RSS and live heap
+// right after a full GC (the same treatment for every sample: what the process holds, not how far
+// V8 let garbage grow since the last collection), and compares the mean RSS of the last third of the
+// samples with the first third (after SOAK_WARMUP seconds, default 60, that are not counted: V8
+// compiling, pools filling), and counts errors: any answer other than the route's expected status,
+// any client error, a server crash. Exit 0 when there are no errors and the last third is within 5 %
+// of the first. Not part of `npm test`; the last report is in docs/security.md (#soak).
 //   SOAK_SECONDS=600  SOAK_WARMUP=60  SOAK_CONCURRENCY=8 (keep-alive clients)
 import { fork } from 'node:child_process'
 import http from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { drive, sendOne } from './load.mjs'
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600)
 const warmup = Number(process.env.SOAK_WARMUP ?? 60)
@@ -28,9 +30,8 @@ server.on('message', (m) => {
 })
 server.on('exit', (code, signal) => { if (!stopping) crashed = crashed ?? `server exited (${code ?? signal})` })
 let stopping = false
-const stats = (gc = false) => new Promise((resolve) => { pending.push(resolve); server.send(gc ? 'stats-gc' : 'stats') })
-// SOAK_GC_EVERY=n: also a full GC every n-th sample, to follow the live heap (off by default: it changes RSS)
-const gcEvery = Number(process.env.SOAK_GC_EVERY ?? 0)
+// every sample is taken right after a full GC (node --expose-gc in the server)
+const stats = () => new Promise((resolve) => { pending.push(resolve); server.send('stats-gc') })
 
 const port = await new Promise((resolve, reject) => {
   let out = ''
@@ -69,54 +70,32 @@ function error (what) {
   if (samples.length < 10) samples.push(what)
 }
 
-function one ([name, options, body, status]) {
-  return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, agent, method: 'GET', ...options }, (res) => {
-      res.resume()
-      res.on('end', () => {
-        counts.requests++
-        byName[name]++
-        if (res.statusCode !== status) error(`${name}: ${res.statusCode}, expected ${status}`)
-        resolve()
-      })
-    })
-    req.on('error', (err) => { error(`${name}: ${err.code || err.message}`); resolve() })
-    req.end(body ?? undefined)
-  })
-}
+const one = (kind) => sendOne(port, agent, kind, { onAnswer: (name) => { counts.requests++; byName[name]++ }, onProblem: error })
 
 const started = Date.now()
 const deadline = started + seconds * 1000
-const rss = [] // [seconds since start, bytes]
-let first = null
-const liveHeap = [] // [seconds, heap used after a full GC]
-let sampleCount = 0
+const rss = [] // [seconds since start, bytes], after a full GC
+const liveHeap = [] // [seconds, heap used after the same GC]
 const sampler = setInterval(async () => {
   const at = (Date.now() - started) / 1000
-  const gc = at >= warmup && (first === null || (gcEvery > 0 && ++sampleCount % gcEvery === 0))
-  const s = await stats(gc)
-  if (at >= warmup) rss.push([at, s.rss])
-  if (gc) liveHeap.push([at, s.heapUsed])
-  if (first === null && at >= warmup) first = s
+  const s = await stats()
+  if (at < warmup) return
+  rss.push([at, s.rss])
+  liveHeap.push([at, s.heapUsed])
 }, 5000)
 const loadBefore = loadavg()
-let i = 0
-await Promise.all(Array.from({ length: concurrency }, async () => {
-  const up = () => crashed === null
-  while (Date.now() < deadline && up()) await one(mix[i++ % mix.length])
-}))
+await drive({ concurrency, deadline, up: () => crashed === null, step: (_client, n) => one(mix[n % mix.length]) })
 clearInterval(sampler)
-const end = await stats(true)
-liveHeap.push([(Date.now() - started) / 1000, end.heapUsed])
+const end = await stats()
 const loadAfter = loadavg()
 stopping = true
 agent.destroy()
 server.kill('SIGTERM')
 
 const mb = (b) => (b / 1048576).toFixed(1) + ' MB'
-const perMinute = () => {
+const perMinute = (series) => {
   const minutes = new Map()
-  for (const [at, b] of rss) {
+  for (const [at, b] of series) {
     const m = Math.floor(at / 60)
     minutes.set(m, [...(minutes.get(m) ?? []), b])
   }
@@ -127,14 +106,16 @@ const third = Math.floor(rss.length / 3)
 const firstThird = mean(rss.slice(0, third).map(([, b]) => b))
 const lastThird = mean(rss.slice(rss.length - third).map(([, b]) => b))
 const ratio = lastThird / firstThird
+const heapFirst = mean(liveHeap.slice(0, third).map(([, b]) => b))
+const heapLast = mean(liveHeap.slice(liveHeap.length - third).map(([, b]) => b))
 const flat = third > 0 && ratio <= 1.05
 const report = [
   `soak:otel: ${seconds} s (${warmup} s warm-up not counted), ${concurrency} keep-alive clients, Node ${process.version}, ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before / ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`,
   `requests answered: ${counts.requests} (${Math.round(counts.requests / seconds)}/s) over ${mix.length} kinds; spans exported: ${end.spans}; metric exports: ${end.metricExports}`,
   `errors (unexpected status, client error, crash): ${counts.errors + (crashed === null ? 0 : 1)}${samples.length ? ' — ' + samples.join('; ') : ''}${crashed === null ? '' : ' — ' + crashed}`,
-  `server RSS, ${rss.length} samples every 5 s: first third ${mb(firstThird)}, last third ${mb(lastThird)} (${((ratio - 1) * 100).toFixed(1)} %), min ${mb(Math.min(...rss.map(([, b]) => b)))}, max ${mb(Math.max(...rss.map(([, b]) => b)))}`,
-  `server RSS by minute: ${perMinute().join(', ')}`,
-  `server heap used after a full GC: ${liveHeap.map(([at, b]) => `${Math.round(at)} s ${mb(b)}`).join(', ')}`,
+  `server RSS after a full GC, ${rss.length} samples every 5 s: first third ${mb(firstThird)}, last third ${mb(lastThird)} (${((ratio - 1) * 100).toFixed(1)} %), min ${mb(Math.min(...rss.map(([, b]) => b)))}, max ${mb(Math.max(...rss.map(([, b]) => b)))}`,
+  `server RSS by minute (MB): ${perMinute(rss).join(', ')}`,
+  `server heap used after the same GCs: first third ${mb(heapFirst)}, last third ${mb(heapLast)}; by minute (MB): ${perMinute(liveHeap).join(', ')}`,
   `verdict: ${counts.errors === 0 && crashed === null ? '0 errors' : 'ERRORS'}, RSS ${flat ? 'flat (last third within 5 % of the first)' : 'NOT flat'}`
 ]
 console.log(report.join('\n'))

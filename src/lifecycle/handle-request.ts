@@ -251,8 +251,10 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
  */
 function tracedHandler (err: Error | null, request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
+  // the request channel's route object when it has one (the same `{ url, method }`: no second allocation)
+  const known = reply.trace?.request?.route
   const config = reply.routeContext.config
-  const message: HandlerMessage = { request, reply, async: false, route: { url: config.url, method: config.method } }
+  const message: HandlerMessage = { request, reply, async: false, route: known ?? { url: config.url, method: config.method } }
   handlerChannel.start.runStores(message, runTracedHandler, undefined, err, request, reply, message)
 }
 

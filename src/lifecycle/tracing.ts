@@ -79,7 +79,12 @@ export interface HandlerMessage { request: RequestBase; reply: ReplyBase; async:
 
 /** The state of one traced request (on `reply.trace`). */
 export class RequestTrace {
-  readonly routing: RoutingMessage
+  /** The application the request arrived at. */
+  readonly server: unknown
+  /** The routing channel's message, made only when that channel had a subscriber as the request began. */
+  readonly routing: RoutingMessage | null
+  /** The route the router found (null: none yet, or a 404). */
+  route: RouteInfo | null = null
   /** performance.now() as routing began. */
   readonly begun: number
   routingOpen = true
@@ -97,10 +102,16 @@ export class RequestTrace {
 
   constructor (req: IncomingMessage, res: ServerResponse, server: unknown) {
     this.begun = performance.now()
+    this.server = server
     this.phases = phasesActive()
     this.handler = handlerChannel.hasSubscribers
-    this.routing = { req, res, server, route: null }
-    p.routing.start.publish(this.routing)
+    const routing = p.routing
+    if (routing.start.hasSubscribers || routing.end.hasSubscribers) {
+      this.routing = { req, res, server, route: null }
+      routing.start.publish(this.routing)
+    } else {
+      this.routing = null
+    }
   }
 }
 
@@ -113,8 +124,11 @@ export function routeInfo (route: RouteContext): RouteInfo | null {
 export function endRouting (trace: RequestTrace, route: RouteContext | null): void {
   if (!trace.routingOpen) return
   trace.routingOpen = false
-  if (route !== null) trace.routing.route = routeInfo(route)
-  p.routing.end.publish(trace.routing)
+  if (route !== null) trace.route = routeInfo(route)
+  const message = trace.routing
+  if (message === null) return
+  message.route = trace.route
+  p.routing.end.publish(message)
 }
 
 /**
@@ -124,8 +138,8 @@ export function endRouting (trace: RequestTrace, route: RouteContext | null): vo
  */
 export function runTracedRequest<A extends unknown[]> (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: (...args: A) => void, ...args: A): void {
   reply.trace = trace
-  // the routing message's route when the router found this one (the same object: one allocation)
-  const info = trace.routing.route !== null && !route.is404 ? trace.routing.route : routeInfo(route)
+  // the route the router found when it is this one (the same object: one allocation)
+  const info = trace.route !== null && !route.is404 ? trace.route : routeInfo(route)
   const message: RequestMessage = { request, reply, route: info }
   trace.request = message
   // one listener: a response emits 'close' once it has finished (or its connection closed); a route
