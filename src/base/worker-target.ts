@@ -1,0 +1,35 @@
+/**
+ * Whether this process builds or runs a Cloudflare Worker: `trellis build --target worker` turns it
+ * on while the application registers and readies, and so does the Worker that build writes. Then
+ * what a Worker cannot have (a listening server, HTTP/2, TLS, a server factory, a log file) fails
+ * where the application asks for it, with an error naming the runtime: at build time, not at the
+ * Worker's first request.
+ */
+export const WORKERS = 'Cloudflare Workers'
+
+let on = false
+
+export function setWorkerTarget (value: boolean): void {
+  on = value
+}
+
+export function isWorkerTarget (): boolean {
+  return on
+}
+
+/** `what` is not available on Cloudflare Workers, and why. Code TRL_ERR_WORKER_UNAVAILABLE. */
+export class WorkerUnavailableError extends Error {
+  readonly code = 'TRL_ERR_WORKER_UNAVAILABLE'
+  constructor (what: string, why: string) {
+    super(`${what} is not available on ${WORKERS}: ${why}`)
+    this.name = 'WorkerUnavailableError'
+  }
+}
+
+/** The server options a Worker cannot honour (it is served by its fetch handler), checked when the application is created. */
+export function assertWorkerOptions (options: { http2?: unknown, https?: unknown, serverFactory?: unknown }): void {
+  if (!on) return
+  if (options.http2 === true) throw new WorkerUnavailableError('the http2 option', 'a Worker answers through its fetch handler; Cloudflare speaks HTTP/2 and HTTP/3 to clients in front of it')
+  if (options.https !== null && options.https !== undefined && options.https !== false) throw new WorkerUnavailableError('the https option', 'Cloudflare terminates TLS in front of the Worker')
+  if (options.serverFactory !== undefined) throw new WorkerUnavailableError('the serverFactory option', 'a Worker has no node:http server; its fetch handler serves')
+}
