@@ -27,8 +27,9 @@ export class WorkerUnavailableError extends Error {
 }
 
 /** The server options a Worker cannot honour (it is served by its fetch handler), checked when the application is created. */
-export function assertWorkerOptions (options: { http2?: unknown, https?: unknown, serverFactory?: unknown }): void {
+export function assertWorkerOptions (options: { http2?: unknown, https?: unknown, serverFactory?: unknown, schemaCache?: unknown }): void {
   if (!on) return
+  if (options.schemaCache !== undefined) throw new WorkerUnavailableError('the schemaCache option (or TRELLIS_SCHEMA_CACHE_DIR)', 'a Worker has no disk to keep it on, and the Worker holds every schema the build compiled')
   if (options.http2 === true) throw new WorkerUnavailableError('the http2 option', 'a Worker answers through its fetch handler; Cloudflare speaks HTTP/2 and HTTP/3 to clients in front of it')
   if (options.https !== null && options.https !== undefined && options.https !== false) throw new WorkerUnavailableError('the https option', 'Cloudflare terminates TLS in front of the Worker')
   if (options.serverFactory !== undefined) throw new WorkerUnavailableError('the serverFactory option', 'a Worker has no node:http server; its fetch handler serves')

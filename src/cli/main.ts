@@ -97,7 +97,8 @@ async function runBuild (argv: string[]): Promise<void> {
     try {
       built = await buildWorker(args.file, args.out ?? DEFAULT_WORKER_DIR, args.options, args.line)
     } catch (err) {
-      if (err instanceof UsageError || (err as { code?: unknown }).code === 'TRL_ERR_WORKER_UNAVAILABLE') fail(`trellis build --target worker: ${(err as Error).message}`)
+      if (err instanceof UsageError) fail(err.message)
+      if ((err as { code?: unknown }).code === 'TRL_ERR_WORKER_UNAVAILABLE') fail(`trellis build --target worker: ${(err as Error).message}`)
       fail(`the application failed to build: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
     }
     process.stdout.write(formatWorkerBuild(args.file, built))

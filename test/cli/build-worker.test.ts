@@ -67,3 +67,43 @@ test('the Worker\'s Function gives the functions the build recorded, and refuses
   assert.ok(add instanceof Stand, 'instanceof Function holds')
   assert.throws(() => new Stand('return 8'), (err: Error) => err instanceof EvalError && /not available on Cloudflare Workers: trellis build did not see this function .*"return 8"/.test(err.message))
 })
+
+test('the schemaCache option fails the build: a Worker has no disk and holds every compiled schema', { timeout: 120_000 }, () => {
+  const { status, stderr, out } = build('examples/demo-worker.mjs')
+  rmSync(out, { recursive: true, force: true })
+  assert.equal(status, 0, stderr)
+  const cached = spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', 'examples/demo-worker.mjs', '--out', out], {
+    cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', TRELLIS_SCHEMA_CACHE_DIR: join(out, 'cache') }, timeout: 120_000
+  })
+  try {
+    assert.equal(cached.status, 1, cached.stderr)
+    assert.match(cached.stderr, /the schemaCache option \(or TRELLIS_SCHEMA_CACHE_DIR\) is not available on Cloudflare Workers/)
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+  }
+})
+
+test('the Worker module starts no timer and no I/O when it is evaluated (Workers allow neither at global scope)', { timeout: 120_000 }, () => {
+  const { status, stderr, out } = build('examples/demo-worker.mjs')
+  try {
+    assert.equal(status, 0, stderr)
+    // evaluated under Node with the timer functions and fetch counting their calls
+    const probe = `
+      const calls = []
+      for (const name of ['setTimeout', 'setInterval', 'setImmediate', 'fetch']) {
+        const real = globalThis[name]
+        globalThis[name] = (...args) => { calls.push(name); return real(...args) }
+      }
+      const net = await import('node:net')
+      const connect = net.default.connect
+      net.default.connect = (...args) => { calls.push('net.connect'); return connect(...args) }
+      const worker = await import(${JSON.stringify(join(out, 'worker.mjs'))})
+      console.log(JSON.stringify({ calls, fetch: typeof worker.default.fetch }))
+    `
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
+    assert.equal(run.status, 0, run.stderr)
+    assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop() as string), { calls: [], fetch: 'function' })
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+  }
+})
