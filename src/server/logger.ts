@@ -135,7 +135,10 @@ export function createLogger (option: unknown): Logger {
       if (isWorkerTarget()) throw new WorkerUnavailableError('the logger\'s file option', 'a Worker has no disk to write; its logs are what it writes to the console (wrangler tail, workerd\'s output)')
       return pino(pinoOptions, pino.destination(file)) as unknown as Logger
     }
-    if (isWorkerTarget()) return pino(pinoOptions, consoleDestination) as unknown as Logger
+    if (isWorkerTarget()) {
+      if (rest.transport !== undefined) throw new WorkerUnavailableError('the logger\'s transport option', 'pino runs transports in worker threads, which a Worker does not have; its logs are what it writes to the console')
+      return pino(pinoOptions, consoleDestination) as unknown as Logger
+    }
     return pino(pinoOptions) as unknown as Logger
   }
   return silentLogger()

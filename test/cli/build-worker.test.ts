@@ -26,6 +26,7 @@ function build (app: string, ...flags: string[]): { status: number | null, stder
 for (const [name, app, flags, expected] of [
   ['an application that calls listen()', `${fixtures}/listen-app.mjs`, [], /listen\(\) is not available on Cloudflare Workers: a Worker is served by its fetch handler/],
   ['the http2 server option', `${fixtures}/http2-app.mjs`, ['--options'], /the http2 option is not available on Cloudflare Workers/],
+  ['a pino transport', `${fixtures}/transport-app.mjs`, ['--options'], /the logger's transport option is not available on Cloudflare Workers: pino runs transports in worker threads/],
   ['a plugin that imports node:fs', `${fixtures}/fs-app.mjs`, [], /cannot run on Cloudflare Workers:\n {2}test\/runtimes\/fixtures\/worker\/fs-app\.mjs -> test\/runtimes\/fixtures\/worker\/fs-plugin\.mjs imports node:fs \(Cloudflare Workers have no disk/],
   ['the docs page of trellis/openapi', 'examples/demo-app.mjs', [], /the docs page of trellis\/openapi is not available on Cloudflare Workers: .*register trellis\/openapi with ui: false/]
 ] as const) {
