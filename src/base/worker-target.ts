@@ -7,14 +7,17 @@
  */
 export const WORKERS = 'Cloudflare Workers'
 
-let on = false
+// on the global object, so two copies of trellis in one process (an application importing the
+// installed package while the command runs from another) agree
+const FLAG = Symbol.for('trellis.workerTarget')
+const flags = globalThis as unknown as Record<symbol, boolean | undefined>
 
 export function setWorkerTarget (value: boolean): void {
-  on = value
+  flags[FLAG] = value
 }
 
 export function isWorkerTarget (): boolean {
-  return on
+  return flags[FLAG] === true
 }
 
 /** `what` is not available on Cloudflare Workers, and why. Code TRL_ERR_WORKER_UNAVAILABLE. */
@@ -28,7 +31,7 @@ export class WorkerUnavailableError extends Error {
 
 /** The server options a Worker cannot honour (it is served by its fetch handler), checked when the application is created. */
 export function assertWorkerOptions (options: { http2?: unknown, https?: unknown, serverFactory?: unknown, schemaCache?: unknown }): void {
-  if (!on) return
+  if (!isWorkerTarget()) return
   if (options.schemaCache !== undefined) throw new WorkerUnavailableError('the schemaCache option (or TRELLIS_SCHEMA_CACHE_DIR)', 'a Worker has no disk to keep it on, and the Worker holds every schema the build compiled')
   if (options.http2 === true) throw new WorkerUnavailableError('the http2 option', 'a Worker answers through its fetch handler; Cloudflare speaks HTTP/2 and HTTP/3 to clients in front of it')
   if (options.https !== null && options.https !== undefined && options.https !== false) throw new WorkerUnavailableError('the https option', 'Cloudflare terminates TLS in front of the Worker')

@@ -70,9 +70,11 @@ no_bundle = true
 export async function buildWorker (file: string, out: string, useOptions: boolean, lineFlag?: string): Promise<WorkerBuildResult> {
   const started = performance.now()
   loadEsbuild() // before any work: says how to install it when it is missing
-  const trellisRoot = resolve(__dirname, '..', '..', '..')
-  const runtimeModule = join(__dirname, '..', 'worker.js')
-  if (!existsSync(runtimeModule)) throw new UsageError(`trellis build --target worker runs from a built trellis (npm run build): ${runtimeModule} is missing`)
+  // the built module; trellis' own tests run the command from its TypeScript sources, which esbuild reads as well
+  const runtimeModule = [join(__dirname, '..', 'worker.js'), join(__dirname, '..', 'worker.ts')].find((f) => existsSync(f))
+  if (runtimeModule === undefined) throw new UsageError(`trellis build --target worker: ${join(__dirname, '..', 'worker.js')} is missing (npm run build)`)
+  // dist/lib/cli or src/cli: the package's folder, whose dist/ and src/ are trellis' own files
+  const trellisRoot = resolve(__dirname, ...(runtimeModule.endsWith('.ts') ? ['..', '..'] : ['..', '..', '..']))
   const { line } = appLine(file, lineFlag)
   followLine(line)
   const loaded = await loadApp(file)

@@ -54,14 +54,14 @@ export interface BundleInput {
   inject: string
   /** the application module (the import graph is checked from it) */
   app: string
-  /** trellis' package folder: its files and what they import are trellis', not the application's */
+  /** trellis' package folder: the files of its dist/ and src/ and what they import are trellis', not the application's */
   trellisRoot: string
   outfile: string
 }
 
 function checkImports (metafile: Metafile, cwd: string, input: BundleInput): void {
   const abs = (p: string): string => resolve(cwd, p)
-  const trellisDist = resolve(input.trellisRoot, 'dist') + sep
+  const own = [resolve(input.trellisRoot, 'dist') + sep, resolve(input.trellisRoot, 'src') + sep]
   const byPath = new Map(Object.entries(metafile.inputs).map(([p, v]) => [abs(p), v]))
   const start = resolve(input.app)
   const from = new Map<string, string | null>([[start, null]])
@@ -81,7 +81,7 @@ function checkImports (metafile: Metafile, cwd: string, input: BundleInput): voi
         continue
       }
       const next = abs(imp.path)
-      if (next.startsWith(trellisDist) || from.has(next)) continue
+      if (own.some((dir) => next.startsWith(dir)) || from.has(next)) continue
       from.set(next, file)
       queue.push(next)
     }

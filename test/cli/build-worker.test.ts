@@ -1,25 +1,26 @@
-// `trellis build --target worker`: what a Cloudflare Worker cannot have fails the build (through the
-// built CLI, dist/), with an error naming the runtime and never a Worker that fails at its first
+// `trellis build --target worker`: what a Cloudflare Worker cannot have fails the build, with an error naming the runtime and never a Worker that fails at its first
 // request: an application that listens, one that asks for HTTP/2, one whose plugin imports node:fs.
 // And the stand-in for `Function` the Worker gets: the functions the build saw, and a clear error
 // for any other. (workerd serving a built Worker: test/runtimes/workerd.test.ts.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { codeGenerationModule, recordCodeGeneration } from '../../src/cli/worker-codegen'
 import { parseBuildArgs } from '../../src/cli/build'
 
 const root = join(__dirname, '..', '..')
-const BIN = join(root, 'dist', 'bin', 'trellis.js')
 const fixtures = 'test/runtimes/fixtures/worker'
 
+// the command from its sources (as test/cli/build.test.ts runs it), so its coverage counts; the
+// built package's command serves the Worker in test/runtimes/workerd.test.ts
+const SOURCE_CLI = ['--import', 'tsx', join(root, 'src', 'cli', 'bin.ts')]
+
 function build (app: string, ...flags: string[]): { status: number | null, stderr: string, out: string } {
-  assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
   const out = mkdtempSync(join(tmpdir(), 'trellis-worker-fail-'))
-  const run = spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
+  const run = spawnSync(process.execPath, [...SOURCE_CLI, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
   return { status: run.status, stderr: run.stderr, out }
 }
 
@@ -73,7 +74,7 @@ test('the schemaCache option fails the build: a Worker has no disk and holds eve
   const { status, stderr, out } = build('examples/demo-worker.mjs')
   rmSync(out, { recursive: true, force: true })
   assert.equal(status, 0, stderr)
-  const cached = spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', 'examples/demo-worker.mjs', '--out', out], {
+  const cached = spawnSync(process.execPath, [...SOURCE_CLI, 'build', '--target', 'worker', 'examples/demo-worker.mjs', '--out', out], {
     cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', TRELLIS_SCHEMA_CACHE_DIR: join(out, 'cache') }, timeout: 120_000
   })
   try {
