@@ -29,7 +29,7 @@ export const LAYERS = [
   { name: 'routing', paths: ['routing/'] },
   { name: 'context', paths: ['context/'] },
   { name: 'instance', paths: ['instance/'] },
-  { name: 'entries', paths: ['index.ts', 'v5.ts', 'alias-line.ts', 'plugin.ts', 'plugin-v5.ts', 'bearer-auth.ts', 'openapi.ts', 'openapi/', 'otel.ts', 'otel-api.ts', 'cli/', 'compat/', 'types/'] }
+  { name: 'entries', paths: ['index.ts', 'v5.ts', 'alias-line.ts', 'plugin.ts', 'plugin-v5.ts', 'bearer-auth.ts', 'openapi.ts', 'openapi/', 'otel.ts', 'otel-api.ts', 'worker.ts', 'cli/', 'compat/', 'types/'] }
 ]
 
 export function layerOf (file) {

@@ -19,12 +19,12 @@ import { startAotRecording, stopAotRecording } from '../schema/aot/recording'
 import { writeAotBuild, type AotBuildSummary } from '../schema/aot/write-build'
 import { writeModulePack } from '../module-pack/write-pack'
 
-export interface BuildArgs { file: string | undefined, out: string, options: boolean, line: string | undefined, help: boolean }
+export interface BuildArgs { file: string | undefined, out: string | undefined, options: boolean, line: string | undefined, help: boolean, target: 'node' | 'worker' }
 
 export const DEFAULT_BUILD_DIR = 'trellis-build'
 
 export function parseBuildArgs (argv: string[]): BuildArgs {
-  const args: BuildArgs = { file: undefined, out: DEFAULT_BUILD_DIR, options: false, line: undefined, help: false }
+  const args: BuildArgs = { file: undefined, out: undefined, options: false, line: undefined, help: false, target: 'node' }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--help' || arg === '-h') args.help = true
@@ -32,6 +32,10 @@ export function parseBuildArgs (argv: string[]): BuildArgs {
       const value = arg.startsWith('--line=') ? arg.slice(7) : argv[++i]
       if (value !== '4' && value !== '5') throw new UsageError(`--line must be 4 or 5, got ${JSON.stringify(value ?? '')}`)
       args.line = value
+    } else if (arg === '--target' || arg.startsWith('--target=')) {
+      const value = arg.startsWith('--target=') ? arg.slice(9) : argv[++i]
+      if (value !== 'node' && value !== 'worker') throw new UsageError(`--target must be node or worker, got ${JSON.stringify(value ?? '')}`)
+      args.target = value
     } else if (arg === '--options' || arg === '-o') args.options = true
     else if (arg === '--out' || arg === '-d' || arg.startsWith('--out=')) {
       const value = arg.startsWith('--out=') ? arg.slice(6) : argv[++i]

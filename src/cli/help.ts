@@ -71,8 +71,14 @@ A process started with TRELLIS_AOT_DIR=<dir> (or the server option aot: { dir })
 of compiling; a schema that changed since is compiled at start, with a warning naming its route.
 Build with the Node version and flags the server runs with. An invalid schema fails the build.
 
+With --target worker it writes a Cloudflare Worker instead: <dir>/worker.mjs, one ES module
+(export default { fetch }) holding the application, trellis and everything compiled at start,
+plus workerd.capnp and wrangler.toml to serve it. It bundles with esbuild (npm install -D esbuild).
+
 Options:
-  -d, --out <dir>    where to write the build (default ./trellis-build)
+  -d, --out <dir>    where to write the build (default ./trellis-build; ./trellis-worker
+                     with --target worker)
+      --target <t>   node (default) or worker (a Cloudflare Worker)
   -o, --options      use the server options the module exports, as trellis start --options
       --line <4|5>   the Fastify line (default: TRELLIS_FASTIFY_LINE, else package.json
                      "trellis": { "fastifyLine" }, else the installed package's line,

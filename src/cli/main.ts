@@ -81,7 +81,7 @@ async function runCheck (argv: string[]): Promise<void> {
 }
 
 async function runBuild (argv: string[]): Promise<void> {
-  const { build, formatBuild, parseBuildArgs } = await import('./build')
+  const { build, formatBuild, parseBuildArgs, DEFAULT_BUILD_DIR } = await import('./build')
   let args: BuildArgs
   try {
     args = parseBuildArgs(argv)
@@ -91,9 +91,22 @@ async function runBuild (argv: string[]): Promise<void> {
   }
   if (args.help) { process.stdout.write(buildUsage()); return }
   if (args.file === undefined) fail(`missing the application file\n\n${buildUsage()}`)
+  if (args.target === 'worker') {
+    const { buildWorker, formatWorkerBuild, DEFAULT_WORKER_DIR } = await import('./worker-build')
+    let built
+    try {
+      built = await buildWorker(args.file, args.out ?? DEFAULT_WORKER_DIR, args.options, args.line)
+    } catch (err) {
+      if (err instanceof UsageError) fail(err.message)
+      if ((err as { code?: unknown }).code === 'TRL_ERR_WORKER_UNAVAILABLE') fail(`trellis build --target worker: ${(err as Error).message}`)
+      fail(`the application failed to build: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+    }
+    process.stdout.write(formatWorkerBuild(args.file, built))
+    process.exit(0)
+  }
   let result
   try {
-    result = await build(args.file, args.out, args.options, args.line)
+    result = await build(args.file, args.out ?? DEFAULT_BUILD_DIR, args.options, args.line)
   } catch (err) {
     if (err instanceof UsageError) fail(err.message)
     fail(`the application failed to build: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)

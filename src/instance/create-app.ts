@@ -9,6 +9,7 @@ import { resolveOptions, initialConfig } from './options'
 import type { TrellisOptions } from '../base/option-types'
 import type { FastifyLine } from '../base/version'
 import { createLogger } from '../server/logger'
+import { assertWorkerOptions } from '../base/worker-target'
 import { createServer } from '../server/listen'
 import { TrellisInstance, defineOwnAccessors } from './instance'
 import { TrellisInstanceV5 } from './instance-v5'
@@ -22,6 +23,7 @@ import { bindClientErrorHandler } from '../server/client-error'
 export function createApp (input: object | undefined, line: FastifyLine): TrellisInstance {
   const options = input as TrellisOptions | undefined
   const resolved = resolveOptions(options, line)
+  assertWorkerOptions(resolved)
   const log = createLogger(resolved.logger)
   const instance = line === 5 ? new TrellisInstanceV5() : new TrellisInstance()
   defineOwnAccessors(instance as never)

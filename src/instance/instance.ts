@@ -5,6 +5,7 @@
  * The public, typed view of this class is the `TrellisInstance` interface of src/types/instance.ts
  * (the factory returns that type); the signatures here are the run-time ones.
  */
+import { isWorkerTarget, WorkerUnavailableError } from '../base/worker-target'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorCodes } from '../base/errors'
 import { nextTurn } from '../base/next-turn'
@@ -434,6 +435,7 @@ export class TrellisInstance {
   }
 
   listen (...args: unknown[]): any {
+    if (isWorkerTarget()) throw new WorkerUnavailableError('listen()', 'a Worker is served by its fetch handler (export default { fetch }), which trellis build --target worker writes')
     // FSTDEP011 (Fastify 4.29): listen(port, host, ...) and listen(options, port, ..., cb) are deprecated
     const firstIsOptions = args.length > 0 && (typeof args[0] === 'function' || (args[0] !== null && typeof args[0] === 'object'))
     if ((args.length > 0 && !firstIsOptions) || (firstIsOptions && args.length > 2)) emitDeprecation('FSTDEP011')

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { isWorkerTarget, WorkerUnavailableError } from '../base/worker-target'
 
 interface UiAsset { body: Buffer, type: string }
 
@@ -16,6 +17,7 @@ const FILES: Record<string, string> = {
 }
 
 export function loadUiAssets (): Map<string, UiAsset> {
+  if (isWorkerTarget()) throw new WorkerUnavailableError('the docs page of trellis/openapi', 'it serves swagger-ui-dist\'s files from disk; register trellis/openapi with ui: false (the JSON and YAML documents work)')
   const dir = dirname(require.resolve('swagger-ui-dist/package.json'))
   const assets = new Map<string, UiAsset>()
   for (const [file, type] of Object.entries(FILES)) assets.set(file, { body: readFileSync(join(dir, file)), type })

@@ -3,6 +3,7 @@
  * legacy signatures), addresses, and a graceful close: in-flight requests finish, idle keep-alive
  * connections are closed, and requests that still arrive get 503 while closing.
  */
+import { isWorkerTarget } from '../base/worker-target'
 import http from 'node:http'
 import type https from 'node:https'
 import net, { type AddressInfo, type Socket } from 'node:net'
@@ -16,6 +17,9 @@ import { GuardedServerResponse } from './guarded-response'
 type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
 export function createServer (options: ResolvedOptions, listener: RequestListener): http.Server {
+  // a Worker's app.server never listens (its fetch handler serves): a plain server object for the
+  // plugins that reach it, without the socket timeouts workerd's node:http does not implement
+  if (isWorkerTarget()) return http.createServer(listener)
   let server: http.Server
   if (options.serverFactory !== undefined) {
     server = options.serverFactory(listener, options)

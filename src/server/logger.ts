@@ -2,6 +2,7 @@
  * The logger: pino when `logger` is true or pino options, the given instance when it already looks
  * like a logger, and a silent logger otherwise. Requests get a child logger carrying their id.
  */
+import { isWorkerTarget, WorkerUnavailableError } from '../base/worker-target'
 import type { IncomingMessage } from 'node:http'
 import type pinoType from 'pino'
 import { errorCodes } from '../base/errors'
@@ -109,9 +110,19 @@ function looksLikeLogger (value: Record<string, unknown>): boolean {
   throw new errorCodes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
 }
 
+/**
+ * On Cloudflare Workers pino writes each line to the console (console.log: what `wrangler tail` and
+ * workerd show): there is no file descriptor 1 to write to there.
+ */
+const consoleDestination = {
+  write (line: string): void {
+    console.log(line.endsWith('\n') ? line.slice(0, -1) : line)
+  }
+}
+
 export function createLogger (option: unknown): Logger {
   if (option === undefined || option === null || option === false) return silentLogger()
-  if (option === true) return pinoModule()({ level: 'info', serializers }) as unknown as Logger
+  if (option === true) return isWorkerTarget() ? pinoModule()({ level: 'info', serializers }, consoleDestination) as unknown as Logger : pinoModule()({ level: 'info', serializers }) as unknown as Logger
   if (typeof option === 'object') {
     const opts = option as Record<string, any>
     if (looksLikeLogger(opts)) return opts as Logger
@@ -120,7 +131,14 @@ export function createLogger (option: unknown): Logger {
     const { stream, file, ...rest } = opts
     const pinoOptions = { level: 'info', ...rest, serializers: { ...serializers, ...(rest.serializers ?? {}) } }
     if (stream !== undefined) return pino(pinoOptions, stream) as unknown as Logger
-    if (file !== undefined) return pino(pinoOptions, pino.destination(file)) as unknown as Logger
+    if (file !== undefined) {
+      if (isWorkerTarget()) throw new WorkerUnavailableError('the logger\'s file option', 'a Worker has no disk to write; its logs are what it writes to the console (wrangler tail, workerd\'s output)')
+      return pino(pinoOptions, pino.destination(file)) as unknown as Logger
+    }
+    if (isWorkerTarget()) {
+      if (rest.transport !== undefined) throw new WorkerUnavailableError('the logger\'s transport option', 'pino runs transports in worker threads, which a Worker does not have; its logs are what it writes to the console')
+      return pino(pinoOptions, consoleDestination) as unknown as Logger
+    }
     return pino(pinoOptions) as unknown as Logger
   }
   return silentLogger()

@@ -1,4 +1,4 @@
-// The Bun and Deno binaries (npm packages `bun`, `deno`, which ship them) and what
+// The Bun, Deno and workerd binaries (npm packages `bun`, `deno`, `workerd`, which ship them) and what
 // bench/runtimes.mjs compares trellis with there (hono, elysia) are not root devDependencies: this
 // folder's package.json, pinned by its package-lock.json, is installed on first use into a cache
 // outside the repository, one folder per lock file ($TRELLIS_RUNTIMES_CACHE or
@@ -29,7 +29,7 @@ export function runtimesDir () {
   try {
     copyFileSync(join(here, 'package.json'), join(work, 'package.json'))
     copyFileSync(join(here, 'package-lock.json'), join(work, 'package-lock.json'))
-    console.error(`runtimes: installing test/runtimes/package-lock.json (bun, deno, hono, elysia) into ${dir} (once per lock file)`)
+    console.error(`runtimes: installing test/runtimes/package-lock.json (bun, deno, workerd, hono, elysia) into ${dir} (once per lock file)`)
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] })
     writeFileSync(join(work, 'node_modules', '.trellis-runtimes-complete'), '')
     rmSync(dir, { recursive: true, force: true })
@@ -41,7 +41,7 @@ export function runtimesDir () {
 }
 
 /**
- * The path of a runtime's binary ('bun' or 'deno') that answers `--version`, or the reason there is
+ * The path of a runtime's binary ('bun', 'deno' or 'workerd') that answers `--version`, or the reason there is
  * none (the install failed, or the binary does not run on this machine).
  */
 export function runtimeBinary (name) {

@@ -136,6 +136,22 @@ function readBuild (dir: string, line: FastifyLine): AotBuild | null {
   } catch (err) {
     return ignore(dir, `${MODULE_FILE} failed to load (${(err as Error).message})`)
   }
+  return buildOf(dir, manifest, lists, stats)
+}
+
+/**
+ * A build carried inside the program rather than read from a directory: the Worker that
+ * `trellis build --target worker` writes holds its manifest and compiled.js as modules of its
+ * bundle (no file system, no `vm` there). It is the code the bundle was built with, so the identity
+ * checks of a directory do not apply; `dir` is only its name, what the `aot` option names.
+ */
+export function embedAotBuild (dir: string, line: FastifyLine, manifest: AotManifest, lists: ModuleLists): void {
+  const byLine = new Map<FastifyLine, AotBuild | null>()
+  byLine.set(line, buildOf(dir, manifest, lists, { validators: 0, serializers: 0, codeCacheRejected: false }))
+  builds.set(dir, byLine)
+}
+
+function buildOf (dir: string, manifest: AotManifest, lists: ModuleLists, stats: AotBuildStats): AotBuild {
   const atStart = new Set(manifest.atStart)
   const sharedSets = new Set(manifest.sharedSets)
   const own = (table: Record<string, number>, key: string): number | undefined =>

@@ -30,12 +30,29 @@ function indexes (keys: readonly string[]): Record<string, number> {
   return out
 }
 
-/** `line`: the Fastify line the application was built on (a start on the other line does not use the build). */
-export function writeAotBuild (dir: string, recorder: AotRecorder, line: FastifyLine): AotBuildSummary {
+/** compiled.js's text and the manifest that describes it, for what `recorder` holds. */
+export function aotBuildParts (recorder: AotRecorder, line: FastifyLine): { text: string, manifest: AotManifest } {
   const buildId = randomBytes(8).toString('hex')
   const validatorKeys = [...recorder.validators.keys()]
   const serializerKeys = [...recorder.serializers.keys()]
   const text = moduleText(buildId, validatorKeys.map((k) => recorder.validators.get(k) as string), serializerKeys.map((k) => recorder.serializers.get(k) as never))
+  const manifest: AotManifest = {
+    ...aotIdentity(),
+    built: new Date().toISOString(),
+    fastifyLine: line,
+    buildId,
+    moduleBytes: Buffer.byteLength(text, 'utf8'),
+    validators: indexes(validatorKeys),
+    serializers: indexes(serializerKeys),
+    atStart: [...recorder.atStart],
+    sharedSets: [...recorder.sharedSets]
+  }
+  return { text, manifest }
+}
+
+/** `line`: the Fastify line the application was built on (a start on the other line does not use the build). */
+export function writeAotBuild (dir: string, recorder: AotRecorder, line: FastifyLine): AotBuildSummary {
+  const { text, manifest } = aotBuildParts(recorder, line)
   mkdirSync(dir, { recursive: true })
   rmSync(join(dir, MANIFEST_FILE), { force: true })
   writeFile(dir, MODULE_FILE, text)
@@ -47,18 +64,6 @@ export function writeAotBuild (dir: string, recorder: AotRecorder, line: Fastify
   }
   const codeCache = script.createCachedData()
   writeFile(dir, CODE_CACHE_FILE, codeCache)
-  const moduleBytes = Buffer.byteLength(text, 'utf8')
-  const manifest: AotManifest = {
-    ...aotIdentity(),
-    built: new Date().toISOString(),
-    fastifyLine: line,
-    buildId,
-    moduleBytes,
-    validators: indexes(validatorKeys),
-    serializers: indexes(serializerKeys),
-    atStart: [...recorder.atStart],
-    sharedSets: [...recorder.sharedSets]
-  }
   writeFile(dir, MANIFEST_FILE, JSON.stringify(manifest))
-  return { validators: validatorKeys.length, serializers: serializerKeys.length, atStart: recorder.atStart.size, moduleBytes, codeCacheBytes: codeCache.length }
+  return { validators: recorder.validators.size, serializers: recorder.serializers.size, atStart: recorder.atStart.size, moduleBytes: manifest.moduleBytes, codeCacheBytes: codeCache.length }
 }

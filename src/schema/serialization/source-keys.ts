@@ -47,8 +47,18 @@ function currentFingerprint (): string | undefined {
 /** Inputs of the key besides the schema; replaceable in tests. */
 export interface SourceCacheVersions { format: number, trellis: string, v8: string, generator: string | undefined }
 
+let pinned: SourceCacheVersions | undefined
+
 export function currentSourceCacheVersions (): SourceCacheVersions {
-  return { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }
+  return pinned ?? { format: SOURCE_CACHE_FORMAT, trellis: VERSION, v8: process.versions.v8, generator: currentFingerprint() }
+}
+
+/**
+ * Keys computed as where the build ran: a Worker (../../worker.ts) carries its build and the code
+ * that made it, but has neither the generator's files to hash nor the same V8 version string.
+ */
+export function pinSourceCacheVersions (versions: SourceCacheVersions): void {
+  pinned = versions
 }
 
 /** The key of a response schema's serializer, or undefined when it cannot be keyed. */

@@ -36,6 +36,11 @@ export function currentVersions (): CacheVersions {
   return versionsNow
 }
 
+/** Keys computed as where the build ran (a Worker: ../../../worker.ts, whose runtime reports another Node version). */
+export function pinCurrentVersions (versions: CacheVersions): void {
+  versionsNow = versions
+}
+
 /** Whether every `require(...)` in the code names an allowed module (Ajv writes them as `require("id")`). */
 function onlyAllowedRequires (code: string): boolean {
   for (let at = code.indexOf('require('); at >= 0; at = code.indexOf('require(', at + 8)) {
