@@ -91,7 +91,7 @@ export * from '../lib/${name}.js'
 const fastifyLib = {
   symbols: ['symbols.js', 'symbols.js'],
   reply: ['reply-v4.js', 'reply.js'],
-  request: ['request.js', 'request.js'],
+  request: ['request-v4.js', 'request.js'],
   errors: ['errors.js', 'errors-v5.js'],
   warnings: ['warnings.js', 'warnings.js'],
   logger: ['logger.js', 'logger.js'],
