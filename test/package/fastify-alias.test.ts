@@ -90,16 +90,16 @@ const { kRouteContext } = await import('fastify/lib/symbols.js')
 out.namedImportIsRequire = kRouteContext === require('fastify/lib/symbols').kRouteContext && typeof kRouteContext === 'symbol'
 out.replyLine = 'mediaType' in Reply.prototype ? 5 : 'getResponseTime' in Reply.prototype ? 4 : 0
 out.mediaTypeMessage = new (require('fastify/lib/errors.js').FST_ERR_CTP_INVALID_MEDIA_TYPE)('a/b').message
+const Request = require('fastify/lib/request')
 const app = require('fastify')()
 app.get('/', (request, reply) => { reply.send({ instance: reply instanceof Reply, version: app.version }) })
+app.get('/request', (request, reply) => { reply.send({ instance: request instanceof Request }) })
 out.route = (await app.inject('/')).json()
+out.requestClass = (await app.inject('/request')).json()
 try { require('fastify/lib/pluginUtils') } catch (err) { out.notProvided = err.code }
-// a Request built by hand (fastify/lib/request), and the class of a route's request
-const Request = require('fastify/lib/request')
+// a Request built by hand (fastify/lib/request)
 const byHand = new Request('1', {}, { url: '/', method: 'GET', headers: { host: 'a.example:81' }, socket: { remoteAddress: '10.0.0.1' } }, {}, {}, {})
 out.byHand = { ip: byHand.ip, hostname: byHand.hostname, protocol: byHand.protocol }
-app.get('/request', (request, reply) => { reply.send({ instance: request instanceof Request }) })
-out.requestClass = (await app.inject('/request')).json()
 process.stdout.write(JSON.stringify(out))`
 
 for (const line of [4, 5] as const) {

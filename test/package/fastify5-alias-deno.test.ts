@@ -34,14 +34,14 @@ before(async () => {
 const env = { NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' }
 const files = ['src/app.ts', 'test/app.spec.ts', 'test/cjs.spec.cts']
 
-test('deno check: the app, its ES module and CommonJS tests type-check against trellis-fastify5', { timeout: 180_000 }, async (t) => {
+test('deno check: the app, its ES module and CommonJS tests type-check against trellis-fastify5', { timeout: 600_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)
   const r = await run(deno, ['check', ...files], app, env)
   assert.equal(r.status, 0, r.stdout + r.stderr)
   assert.doesNotMatch(r.stdout + r.stderr, /\bTS\d+\b/)
 })
 
-test('deno check --all: no error in trellis\'s declarations or the plugins\' (the one left is Deno\'s lib against @types/node, as on fastify@5.12.8)', { timeout: 180_000 }, async (t) => {
+test('deno check --all: no error in trellis\'s declarations or the plugins\' (the one left is Deno\'s lib against @types/node, as on fastify@5.12.8)', { timeout: 600_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)
   const r = await run(deno, ['check', '--all', ...files], app, env)
   // each diagnostic ends with the place it is at: `    at <url>:<line>:<column>`
@@ -49,7 +49,7 @@ test('deno check --all: no error in trellis\'s declarations or the plugins\' (th
   assert.ok(places.every((place) => place.startsWith('asset:///lib.deno')), `errors outside Deno's own libraries:\n${r.stdout}${r.stderr}`)
 })
 
-test('deno test: the app\'s own eight tests pass', { timeout: 180_000 }, async (t) => {
+test('deno test: the app\'s own eight tests pass', { timeout: 600_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)
   const r = await run(deno, ['test', '-A', 'test/app.spec.ts', 'test/cjs.spec.cts'], app, env)
   assert.equal(r.status, 0, r.stdout + r.stderr)
