@@ -91,7 +91,7 @@ export * from '../lib/${name}.js'
 const fastifyLib = {
   symbols: ['symbols.js', 'symbols.js'],
   reply: ['reply-v4.js', 'reply.js'],
-  request: ['request.js', 'request.js'],
+  request: ['request-v4.js', 'request.js'],
   errors: ['errors.js', 'errors-v5.js'],
   warnings: ['warnings.js', 'warnings.js'],
   logger: ['logger.js', 'logger.js'],
@@ -115,6 +115,18 @@ for (const [name, [v4, v5]] of Object.entries(fastifyLib)) {
     }
   }
   writeFileSync(join(libEntry, `${name}.mjs`), esmWrapper(`${name}.cjs`, [...names]))
+}
+// Fastify's `types/` declaration files that packages import (`fastify/types/reply`, `…/hooks`,
+// `…/route`: the declarations of @fastify/websocket 10 and 11 do), package.json "./types/*": types
+// only, one folder per line (the v5 package, scripts/pack-v5.mjs, maps them to v5/), each file the
+// line's declarations as a whole: every name a `types/*.d.ts` of Fastify exports is exported there.
+// Fastify 4 spells `serverFactory`, Fastify 5 `server-factory`: both, on both lines.
+const fastifyTypes = ['content-type-parser', 'context', 'errors', 'hooks', 'instance', 'logger', 'plugin', 'register', 'reply',
+  'request', 'route', 'schema', 'serverFactory', 'server-factory', 'type-provider', 'utils']
+for (const [line, main] of [['v4', 'index'], ['v5', 'v5']]) {
+  const dir = join(root, 'dist', 'fastify-types', line)
+  mkdirSync(dir, { recursive: true })
+  for (const name of fastifyTypes) writeFileSync(join(dir, `${name}.d.ts`), `export * from '../../lib/${main}'\n`)
 }
 // The `trellis` command (package.json "bin"): a CommonJS file with the #! line, running src/cli.
 const bin = join(root, 'dist', 'bin')

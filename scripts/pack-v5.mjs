@@ -24,6 +24,11 @@ export function v5Manifest (manifest) {
   const exports = { ...manifest.exports }
   exports['.'] = manifest.exports['./v5']
   exports['./plugin'] = manifest.exports['./v5/plugin']
+  // Fastify's types/ paths (types only): the v5 line's declarations
+  const v5Types = (target) => ({ types: target.types.replace('/fastify-types/v4/', '/fastify-types/v5/') })
+  exports['./types/*'] = v5Types(manifest.exports['./types/*'])
+  exports['./types/*.js'] = v5Types(manifest.exports['./types/*.js'])
+  const typesVersions = { '*': { 'types/*': manifest.typesVersions['*']['types/*'].map((p) => p.replace('/fastify-types/v4/', '/fastify-types/v5/')) } }
   const { scripts, devDependencies, overrides, scarfSettings, ...kept } = manifest
   return {
     ...kept,
@@ -32,6 +37,7 @@ export function v5Manifest (manifest) {
     main: exports['.'].require.default,
     types: exports['.'].require.types,
     exports,
+    typesVersions,
     // the line this package is, for tools that read it (its `.` is the v5 line whatever the application says)
     trellis: { fastifyLine: 5 }
   }

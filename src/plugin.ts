@@ -8,6 +8,9 @@ import type { PluginOptions, TrellisPluginAsync, TrellisPluginCallback } from '.
 import type { RawServerBase, RawServerDefault } from './types/utils'
 import type { TypeProvider, TypeProviderDefault } from './types/type-provider'
 import type { LoggerInstance } from './types/logger'
+import type { FastifyPluginAsync as PluginAsyncV5, FastifyPluginCallback as PluginCallbackV5, FastifyPluginOptions as PluginOptionsV5 } from './types/v5/plugin'
+import type { FastifyBaseLogger as LoggerV5 } from './types/v5/logger'
+import type { FastifyTypeProvider as TypeProviderV5, FastifyTypeProviderDefault as TypeProviderDefaultV5 } from './types/v5/type-provider'
 
 export interface PluginMetadata {
   /** Plugin name, shown in errors and used by `dependencies` of other plugins. */
@@ -31,7 +34,8 @@ let anonymousCount = 0
 
 /**
  * Wraps a plugin function; returns the same function, marked. Typed as fastify-plugin's `fp`: an
- * inline plugin gets its instance and options typed from the generics (callback or async form).
+ * inline plugin gets its instance and options typed from the generics (callback or async form), as
+ * a plugin of the Fastify 4 line (`trellis`).
  */
 function plugin<
   Options extends PluginOptions = Record<never, never>,
@@ -41,6 +45,22 @@ function plugin<
   Fn extends TrellisPluginCallback<Options, RawServer, Provider, Logger> | TrellisPluginAsync<Options, RawServer, Provider, Logger> = TrellisPluginCallback<Options, RawServer, Provider, Logger>
 > (
   fn: Fn extends unknown ? Fn extends (...args: any) => Promise<any> ? TrellisPluginAsync<Options, RawServer, Provider, Logger> : TrellisPluginCallback<Options, RawServer, Provider, Logger> : Fn,
+  options?: PluginMetadata | string
+): Fn
+/**
+ * A plugin function typed for the Fastify 5 line (its instance a `trellis/v5` instance: annotated, or
+ * a `FastifyPluginAsync` / `FastifyPluginCallback` of `trellis/v5`), returned as it is typed, so it
+ * registers on a `trellis/v5` instance. (An inline plugin whose parameters are not annotated is typed
+ * by the overload above; `trellis/v5/plugin` types it for the Fastify 5 line.)
+ */
+function plugin<
+  Options extends PluginOptionsV5 = Record<never, never>,
+  RawServer extends RawServerBase = RawServerDefault,
+  Provider extends TypeProviderV5 = TypeProviderDefaultV5,
+  Logger extends LoggerV5 = LoggerV5,
+  Fn extends PluginCallbackV5<Options, RawServer, Provider, Logger> | PluginAsyncV5<Options, RawServer, Provider, Logger> = PluginCallbackV5<Options, RawServer, Provider, Logger>
+> (
+  fn: Fn extends unknown ? Fn extends (...args: any) => Promise<any> ? PluginAsyncV5<Options, RawServer, Provider, Logger> : PluginCallbackV5<Options, RawServer, Provider, Logger> : Fn,
   options?: PluginMetadata | string
 ): Fn
 function plugin (fn: AnyPlugin, options: PluginMetadata | string = {}): AnyPlugin {

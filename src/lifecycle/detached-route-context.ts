@@ -38,7 +38,8 @@ const silent: Logger = { level: 'silent', fatal () {}, error () {}, warn () {}, 
 
 const envs: Partial<Record<FastifyLine, RequestEnv>> = {}
 
-function envOf (line: FastifyLine): RequestEnv {
+/** What a request or reply made outside any application reads of "the application": nothing logged, no proxy trusted. */
+export function detachedEnv (line: FastifyLine): RequestEnv {
   const known = envs[line]
   if (known !== undefined) return known
   const env: RequestEnv = {
@@ -74,7 +75,7 @@ export function detachedRouteContext (request: unknown, line: FastifyLine): Rout
   hooks.onSend = hookList(context.onSend)
   hooks.onError = hookList(context.onError)
   const partial = {
-    env: envOf(line),
+    env: detachedEnv(line),
     server: context.server,
     config: context.config !== null && typeof context.config === 'object' ? context.config : {},
     schema: undefined,

@@ -14,7 +14,7 @@ import type { AnyConstraintStrategy } from './server-options'
 import { TrellisInstance as InstanceClass } from '../instance/instance'
 import type { RawServerBase, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, ContextConfigDefault } from './utils'
 import type { LoggerInstance, ChildLoggerFactory } from './logger'
-import type { TypeProvider, TypeProviderDefault } from './type-provider'
+import type { TypeProvider, TypeProvider as ProviderBase, TypeProviderDefault } from './type-provider'
 import type { TrellisRequest } from './request'
 import type { TrellisReply } from './reply'
 import type { TrellisError } from './errors'
@@ -64,36 +64,41 @@ export interface TrellisInstance<
 > extends FastifyInstance<RawServer, RawRequest, RawReply, Logger, Provider> {}
 
 // The members the Fastify 5 line declares alike are in ./shared/instance-members.
-/** The members of an instance, under Fastify 4.3's name. */
+/**
+ * The members of an instance, under Fastify 4.3's name. Its type parameters are named as Fastify's
+ * (`TypeProvider`, not `Provider`): a plugin that augments it with its own list of them
+ * (@fastify/websocket: `interface FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>`)
+ * merges only with a declaration whose names are the same.
+ */
 export interface FastifyInstance<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   Logger extends LoggerInstance = LoggerInstance,
-  Provider extends TypeProvider = TypeProviderDefault
-> extends SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>> {
-  withTypeProvider<NewProvider extends TypeProvider>(): TrellisInstance<RawServer, RawRequest, RawReply, Logger, NewProvider>
+  TypeProvider extends ProviderBase = TypeProviderDefault
+> extends SharedInstanceMembers<RawServer, RawRequest, RawReply, Logger, TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>> {
+  withTypeProvider<NewProvider extends ProviderBase>(): TrellisInstance<RawServer, RawRequest, RawReply, Logger, NewProvider>
 
   inject(opts: InjectOptions | string, cb: InjectCallback): void
   inject(opts: InjectOptions | string): Promise<InjectResponse>
   inject(): InjectChain
 
   /** Loads what is queued so far; resolves with the instance. */
-  after(): Promise<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>
-  after(afterListener: (err: Error) => void): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  after(): Promise<TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
+  after(afterListener: (err: Error) => void): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   close(): Promise<undefined>
   close(closeListener: (err: Error | null) => void): undefined
 
   decorate<T>(property: string | symbol,
-    value: T extends (...args: any[]) => any ? (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>, ...args: Parameters<T>) => ReturnType<T> : T,
-    dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    value: T extends (...args: any[]) => any ? (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>, ...args: Parameters<T>) => ReturnType<T> : T,
+    dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   decorateRequest<T>(property: string | symbol,
     value: T extends (...args: any[]) => any ? (this: TrellisRequest, ...args: Parameters<T>) => ReturnType<T> : T,
-    dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   decorateReply<T>(property: string | symbol,
     value: T extends (...args: any[]) => any ? (this: TrellisReply, ...args: Parameters<T>) => ReturnType<T> : T,
-    dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    dependencies?: string[]): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   addConstraintStrategy(strategy: AnyConstraintStrategy<RouterVersion<RawServer>, unknown>): void
 
@@ -111,40 +116,40 @@ export interface FastifyInstance<
   addresses(): AddressInfo[]
 
   /** Loads the whole tree and runs onReady hooks; resolves with the instance. */
-  ready(): Promise<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>
+  ready(): Promise<TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
   /** The callback form returns nothing (as Fastify 4.3 at run time): nothing to chain. */
-  ready(readyListener: (err: Error | null, instance?: TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>) => void): void
+  ready(readyListener: (err: Error | null, instance?: TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>) => void): void
 
   /** Queues a plugin; awaiting the result loads what is queued so far and resolves with the instance. */
-  register: Register<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider> & PromiseLike<TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>>>
+  register: Register<TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & PromiseLike<TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>>
 
   getDefaultRoute(): DefaultRoute<RawRequest, RawReply>
   setDefaultRoute(defaultRoute: DefaultRoute<RawRequest, RawReply>): void
 
   route<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompilerType extends TrellisSchema = TrellisSchema>(
-    opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, Provider>
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, TypeProvider>
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   hasRoute(opts: { url: string; method: string; constraints?: Record<string, unknown> }): boolean
 
-  get: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  head: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  post: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  put: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  delete: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  options: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  patch: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
-  all: RouteShorthandMethod<RawServer, RawRequest, RawReply, Provider>
+  get: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  head: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  post: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  put: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  delete: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  options: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  patch: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
+  all: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider>
 
-  addHook: AddHook<RawServer, RawRequest, RawReply, Logger, Provider>
+  addHook: AddHook<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   /** avvio's `onClose(fn)`: the same as `addHook('onClose', fn)`. */
-  onClose(hook: hooks.onCloseHookHandler<RawServer, RawRequest, RawReply, Logger, Provider> | hooks.onCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, Provider>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  onClose(hook: hooks.onCloseHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider> | hooks.onCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   /** Without a handler: back to the default 404 answer of this prefix. */
-  setNotFoundHandler(): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
-  setNotFoundHandler<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, NotFoundProvider extends TypeProvider = TypeProviderDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema>(
+  setNotFoundHandler(): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  setNotFoundHandler<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, NotFoundProvider extends ProviderBase = TypeProviderDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema>(
     handler: (request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompilerType, NotFoundProvider>, reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfigDefault, SchemaCompilerType, NotFoundProvider>) => void | Promise<RouteGeneric['Reply'] | void>
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
-  setNotFoundHandler<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig extends ContextConfigDefault = ContextConfigDefault, NotFoundProvider extends TypeProvider = TypeProviderDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema>(
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  setNotFoundHandler<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig extends ContextConfigDefault = ContextConfigDefault, NotFoundProvider extends ProviderBase = TypeProviderDefault, SchemaCompilerType extends TrellisSchema = TrellisSchema>(
     opts: {
       preValidation?: hooks.preValidationHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider> | Array<hooks.preValidationHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider>>
       preHandler?: hooks.preHandlerHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider> | Array<hooks.preHandlerHookHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider>>
@@ -152,23 +157,23 @@ export interface FastifyInstance<
       errorHandler?: (error: TrellisError, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompilerType, NotFoundProvider>, reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompilerType, NotFoundProvider>) => any
     },
     handler?: (request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompilerType, NotFoundProvider>, reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfigDefault, SchemaCompilerType, NotFoundProvider>) => void | Promise<RouteGeneric['Reply'] | void>
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   errorHandler: (error: TrellisError, request: TrellisRequest, reply: TrellisReply) => void
-  setErrorHandler<TError extends Error = TrellisError, RouteGeneric extends RouteGenericInterface = RouteGenericInterface, SchemaCompilerType extends TrellisSchema = TrellisSchema, HandlerProvider extends TypeProvider = TypeProviderDefault>(
+  setErrorHandler<TError extends Error = TrellisError, RouteGeneric extends RouteGenericInterface = RouteGenericInterface, SchemaCompilerType extends TrellisSchema = TrellisSchema, HandlerProvider extends ProviderBase = TypeProviderDefault>(
     handler: (this: TrellisInstance<RawServer, RawRequest, RawReply, Logger, HandlerProvider>, error: TError, request: TrellisRequest<RouteGeneric, RawServer, RawRequest, SchemaCompilerType, HandlerProvider>, reply: TrellisReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfigDefault, SchemaCompilerType, HandlerProvider>) => any | Promise<any>
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   validatorCompiler: SchemaCompiler<any> | undefined
-  setValidatorCompiler<T = TrellisSchema>(schemaCompiler: SchemaCompiler<T>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  setValidatorCompiler<T = TrellisSchema>(schemaCompiler: SchemaCompiler<T>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   getValidatorCompiler(): unknown
   serializerCompiler: SerializerCompiler<any> | undefined
-  setSerializerCompiler<T = TrellisSchema>(schemaCompiler: SerializerCompiler<T>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  setSerializerCompiler<T = TrellisSchema>(schemaCompiler: SerializerCompiler<T>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   getSerializerCompiler(): unknown
   setSchemaController(schemaControllerOpts: SchemaControllerOptions): TrellisInstance<RawServer, RawRequest, RawReply, Logger>
-  setSchemaErrorFormatter(errorFormatter: (errors: SchemaValidationError[], dataVar: string) => Error): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  setSchemaErrorFormatter(errorFormatter: (errors: SchemaValidationError[], dataVar: string) => Error): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
-  addContentTypeParser: AddContentTypeParser<RawServer, RawRequest, RouteGenericInterface, TrellisSchema, Provider>
+  addContentTypeParser: AddContentTypeParser<RawServer, RawRequest, RouteGenericInterface, TrellisSchema, TypeProvider>
   getDefaultJsonParser: getDefaultJsonParser
   defaultTextParser: BodyParser<string>
 
@@ -176,11 +181,11 @@ export interface FastifyInstance<
 
   // Fastify 4.29 (run time: src/instance/instance.ts)
   /** This context's request-id generator (inherited by its children and routes). */
-  setGenReqId(fn: (req: RawRequest) => string): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+  setGenReqId(fn: (req: RawRequest) => string): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   readonly genReqId: (req: RawRequest) => string
   /** `(logger, bindings, opts, rawReq) => childLogger` for this context's requests. */
-  setChildLoggerFactory(factory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, Provider>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
-  readonly childLoggerFactory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, Provider>
+  setChildLoggerFactory(factory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, TypeProvider>): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  readonly childLoggerFactory: ChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   /** The route a method and URL pattern lead to, or null. */
   findRoute(opts: { method: string; url: string; constraints?: Record<string, unknown> }): { handler: unknown; params: Record<string, string | undefined>; searchParams: Record<string, string> } | null
 

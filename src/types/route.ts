@@ -10,8 +10,8 @@ import type { HTTPMethods, RawServerBase, RawServerDefault, RawRequestDefaultExp
 import type { onRequestHookHandler, preParsingHookHandler, preValidationHookHandler, preHandlerHookHandler, preSerializationHookHandler, onSendHookHandler, onResponseHookHandler, onTimeoutHookHandler, onErrorHookHandler, onRequestAbortHookHandler, onRequestAbortAsyncHookHandler } from './hooks'
 import type { TrellisError } from './errors'
 import type { RouteContextInfo } from './context'
-import type { TypeProvider, TypeProviderDefault, ResolveReplyReturnType } from './type-provider'
-import type { LoggerInstance, LogLevel, ChildLoggerFactory } from './logger'
+import type { TypeProvider, TypeProvider as ProviderBase, TypeProviderDefault, ResolveReplyReturnType } from './type-provider'
+import type { BaseLogger, LoggerInstance, LogLevel, ChildLoggerFactory } from './logger'
 
 /** Body, Querystring, Params, Headers and Reply of a route. */
 export interface RouteGenericInterface extends RequestGenericInterface, ReplyGenericInterface {}
@@ -96,26 +96,36 @@ export interface RouteShorthandOptionsWithHandler<
  */
 interface NotRouteOptions { schema?: never; handler?: never }
 
-/** `get`, `post`, …: (path, handler), (path, options, handler) or (path, options with handler). */
+/**
+ * `get`, `post`, …: (path, handler), (path, options, handler) or (path, options with handler).
+ * This interface and RouteOptions below name and bound their type parameters as Fastify 4.29 does
+ * (`TypeProvider`, a `Logger` bounded by `FastifyBaseLogger`, RouteOptions' `SchemaCompiler` bounded by
+ * `FastifySchema`): @fastify/websocket augments both with
+ * Fastify's list, and TypeScript merges only declarations whose lists are the same.
+ */
 export interface RouteShorthandMethod<
   RawServer extends RawServerBase = RawServerDefault,
   RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
-  Provider extends TypeProvider = TypeProviderDefault
+  TypeProvider extends ProviderBase = TypeProviderDefault,
+  // Fastify 4.29's fifth parameter, for augmentations to merge; each call infers its own logger type
+  // (the parameter of the same name below)
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  Logger extends BaseLogger = BaseLogger
 > {
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends TrellisSchema = TrellisSchema, Logger extends LoggerInstance = LoggerInstance>(
     path: string,
-    opts: RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, Logger>,
-    handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    opts: RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>,
+    handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, TypeProvider, Logger>
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends TrellisSchema = TrellisSchema, Logger extends LoggerInstance = LoggerInstance>(
     path: string,
-    handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger> & NotRouteOptions
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, TypeProvider, Logger> & NotRouteOptions
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends TrellisSchema = TrellisSchema, Logger extends LoggerInstance = LoggerInstance>(
     path: string,
-    opts: RouteShorthandOptionsWithHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, Logger>
-  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, Provider>
+    opts: RouteShorthandOptionsWithHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>
+  ): TrellisInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 }
 
 /** The options of `route()`. */
@@ -125,13 +135,13 @@ export interface RouteOptions<
   RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
   RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
   ContextConfig = ContextConfigDefault,
-  SchemaCompiler = TrellisSchema,
-  Provider extends TypeProvider = TypeProviderDefault,
-  Logger extends LoggerInstance = LoggerInstance
-> extends RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, Provider, Logger> {
+  SchemaCompiler extends TrellisSchema = TrellisSchema,
+  TypeProvider extends ProviderBase = TypeProviderDefault,
+  Logger extends BaseLogger = BaseLogger
+> extends RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> {
   method: HTTPMethods | HTTPMethods[]
   url: string
-  handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, Provider, Logger>
+  handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler & TrellisSchema, TypeProvider, Logger>
 }
 
 /** A handler typed by the route generics first (Fastify's `RouteHandler`). */

@@ -1,6 +1,7 @@
 /**
  * The package alias `"fastify": "npm:trellis@…"`: a Fastify 4 TypeScript application with @fastify
- * plugins (test/package/fixtures/fastify4-app, its own package.json and node:test tests) installed
+ * plugins (test/package/fixtures/fastify4-app, its own package.json and node:test tests; src/live.ts uses
+ * @fastify/websocket 10, whose declarations import `fastify/types/*`) installed
  * with `fastify` pointing at the packed trellis tarball, then type-checked (`tsc`, strict, with
  * skipLibCheck off, so the plugins' own declarations, which import 'fastify', are checked against
  * trellis's) and its tests run unchanged. The fixture is Fastify 4 code: installed with
@@ -50,10 +51,12 @@ test('the app and the plugins\' declarations type-check against trellis (strict,
   const r = await run(process.execPath, [tsc, '-p', '.', '--listFiles'], app)
   assert.equal(r.status, 0, r.stdout + r.stderr)
   const files = r.stdout.split('\n').map((f) => f.slice(app.length + 1))
-  for (const plugin of ['cors', 'rate-limit', 'sensible', 'helmet']) {
+  for (const plugin of ['cors', 'rate-limit', 'sensible', 'helmet', 'websocket']) {
     assert.ok(files.some((f) => f.startsWith(`node_modules/@fastify/${plugin}/`) && f.endsWith('.d.ts')), `${plugin}'s declarations were not checked`)
   }
   assert.ok(files.includes('node_modules/fastify/dist/lib/index.d.ts'), 'the declarations of fastify are not trellis\'s')
+  // @fastify/websocket 10 imports 'fastify/types/reply', '…/hooks', '…/route': the v4 line's declarations
+  for (const name of ['reply', 'hooks', 'route']) assert.ok(files.includes(`node_modules/fastify/dist/fastify-types/v4/${name}.d.ts`), `fastify/types/${name}`)
   assert.ok(files.includes('node_modules/fastify/dist/entry/index.d.mts'), 'the ES module declarations of fastify are not trellis\'s')
 })
 
@@ -87,10 +90,16 @@ const { kRouteContext } = await import('fastify/lib/symbols.js')
 out.namedImportIsRequire = kRouteContext === require('fastify/lib/symbols').kRouteContext && typeof kRouteContext === 'symbol'
 out.replyLine = 'mediaType' in Reply.prototype ? 5 : 'getResponseTime' in Reply.prototype ? 4 : 0
 out.mediaTypeMessage = new (require('fastify/lib/errors.js').FST_ERR_CTP_INVALID_MEDIA_TYPE)('a/b').message
+const Request = require('fastify/lib/request')
 const app = require('fastify')()
 app.get('/', (request, reply) => { reply.send({ instance: reply instanceof Reply, version: app.version }) })
+app.get('/request', (request, reply) => { reply.send({ instance: request instanceof Request }) })
 out.route = (await app.inject('/')).json()
+out.requestClass = (await app.inject('/request')).json()
 try { require('fastify/lib/pluginUtils') } catch (err) { out.notProvided = err.code }
+// a Request built by hand (fastify/lib/request)
+const byHand = new Request('1', {}, { url: '/', method: 'GET', headers: { host: 'a.example:81' }, socket: { remoteAddress: '10.0.0.1' } }, {}, {}, {})
+out.byHand = { ip: byHand.ip, hostname: byHand.hostname, protocol: byHand.protocol }
 process.stdout.write(JSON.stringify(out))`
 
 for (const line of [4, 5] as const) {
@@ -111,5 +120,7 @@ for (const line of [4, 5] as const) {
     assert.deepEqual(out.route, { instance: true, version: line === 5 ? '5.12.8' : '4.29.1' })
     // a lib/ module trellis has no adapter for is missing, not refused by the exports map
     assert.equal(out.notProvided, 'MODULE_NOT_FOUND')
+    assert.deepEqual(out.byHand, { ip: '10.0.0.1', hostname: line === 5 ? 'a.example' : 'a.example:81', protocol: 'http' })
+    assert.deepEqual(out.requestClass, { instance: true })
   })
 }

@@ -3,7 +3,8 @@
  * installed with `fastify` pointing at the trellis-fastify5 tarball and type-checked (`tsc --noEmit`,
  * strict, module nodenext, skipLibCheck off), its ES modules and its CommonJS file, with the
  * declarations of @fastify/cors 11, @fastify/rate-limit 11, @fastify/bearer-auth 10, @fastify/swagger 9,
- * @fastify/swagger-ui 6 and fastify-plugin 6 in the same program: they import and augment 'fastify',
+ * @fastify/swagger-ui 6, @fastify/websocket 11 (whose declarations import `fastify/types/reply`, `…/hooks`
+ * and `…/route`) and fastify-plugin 6 in the same program: they import and augment 'fastify',
  * which must be trellis's v5 line for their augmentations to merge. On the real fastify@5.12.8 the
  * fixture type-checks with 0 errors; with `"fastify": "npm:trellis@…"` and
  * `"trellis": { "fastifyLine": 5 }` instead, tsc reports 38 (the v4 line's declarations).
@@ -22,16 +23,18 @@ before(async () => {
   app = await installedFixture('fastify5-app')
 }, { timeout: 240_000 })
 
-test('the app and five Fastify-5 plugins\' declarations type-check against trellis/v5\'s (strict, skipLibCheck off)', { timeout: 180_000 }, async (t) => {
+test('the app and six Fastify-5 plugins\' declarations type-check against trellis/v5\'s (strict, skipLibCheck off)', { timeout: 180_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)
   const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
   const r = await run(process.execPath, [tsc, '-p', '.', '--noEmit', '--listFiles'], app)
   assert.equal(r.status, 0, r.stdout + r.stderr)
   const files = r.stdout.split('\n').map((f) => f.slice(app.length + 1))
-  for (const plugin of ['cors', 'rate-limit', 'bearer-auth', 'swagger', 'swagger-ui']) {
+  for (const plugin of ['cors', 'rate-limit', 'bearer-auth', 'swagger', 'swagger-ui', 'websocket']) {
     assert.ok(files.some((f) => f.startsWith(`node_modules/@fastify/${plugin}/`) && f.endsWith('.d.ts')), `${plugin}'s declarations were not checked`)
   }
   assert.ok(files.includes('node_modules/fastify/dist/lib/v5.d.ts'), 'the CommonJS declarations of fastify are not trellis\'s v5 line')
   assert.ok(files.includes('node_modules/fastify/dist/entry/v5.d.mts'), 'the ES module declarations of fastify are not trellis\'s v5 line')
   assert.ok(!files.includes('node_modules/fastify/dist/entry/index.d.mts'), 'the v4 line\'s declarations are in the program')
+  // @fastify/websocket 11 imports 'fastify/types/reply', '…/hooks', '…/route': the v5 line's declarations
+  for (const name of ['reply', 'hooks', 'route']) assert.ok(files.includes(`node_modules/fastify/dist/fastify-types/v5/${name}.d.ts`), `fastify/types/${name}`)
 })
