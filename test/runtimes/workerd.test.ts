@@ -21,13 +21,23 @@ const BIN = join(root, 'dist', 'bin', 'trellis.js')
 const INSTALL_AND_RUN_MS = 300_000
 const KEY = 'demo-key-change-me'
 
+// A port below Linux's ephemeral range (32768–60999): workerd binds it a moment after this check, and
+// in between a server of another test listening on port 0 could otherwise be given the same port
+// (the readiness probe would then reach that server).
 async function freePort (): Promise<number> {
   const { createServer } = await import('node:net')
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const server = createServer()
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => resolve(true))
+    })
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve))
+      return port
+    }
+  }
 }
 
 function buildWorker (app: string, out: string, ...flags: string[]): string {
