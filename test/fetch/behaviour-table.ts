@@ -21,6 +21,23 @@ export interface Sent {
   body?: string | Buffer
 }
 
+/** What `app.fetch` answers to a sent case: status, header entries (set-cookie as one list), body. */
+export async function sendThroughFetch (app: { fetch: (request: Request) => Promise<Response> }, sent: Sent): Promise<{ status: number, entries: Array<[string, string | string[]]>, body: string }> {
+  const host = sent.headers?.host ?? 'localhost'
+  const init: RequestInit = { method: sent.method ?? 'GET', headers: sent.headers }
+  if (sent.body !== undefined) {
+    init.body = sent.body
+    // a Request body made in-process has no length header; a client over a socket sends one
+    init.headers = { 'content-length': String(Buffer.byteLength(sent.body)), ...sent.headers }
+  }
+  const res = await app.fetch(new Request(`http://${host}${sent.url}`, init))
+  const entries: Array<[string, string | string[]]> = []
+  res.headers.forEach((value, name) => { if (name !== 'set-cookie') entries.push([name, value]) })
+  const cookies = res.headers.getSetCookie()
+  if (cookies.length > 0) entries.push(['set-cookie', cookies])
+  return { status: res.status, entries, body: await res.text() }
+}
+
 export interface BehaviourCase {
   name: string
   /** Lines the case applies to (both by default). */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
-import { CASES, type Answer, type BehaviourCase, type Line, type Sent } from './behaviour-table'
+import { CASES, sendThroughFetch, type Answer, type BehaviourCase, type Line, type Sent } from './behaviour-table'
 
 const factories: Record<Line, (opts?: object) => any> = {
   4: trellisV4 as unknown as (opts?: object) => any,
@@ -50,19 +50,8 @@ const viaSocket: Way = async (app, sent) => {
 }
 
 const viaFetch: Way = async (app, sent) => {
-  const host = sent.headers?.host ?? 'localhost'
-  const init: RequestInit & { duplex?: string } = { method: sent.method ?? 'GET', headers: sent.headers }
-  if (sent.body !== undefined) {
-    init.body = sent.body
-    // a Request body made in-process has no length header; a client over a socket sends one
-    init.headers = { 'content-length': String(Buffer.byteLength(sent.body)), ...sent.headers }
-  }
-  const res: Response = await app.fetch(new Request(`http://${host}${sent.url}`, init))
-  const entries: Array<[string, string | string[]]> = []
-  res.headers.forEach((value, name) => { if (name !== 'set-cookie') entries.push([name, value]) })
-  const cookies = res.headers.getSetCookie()
-  if (cookies.length > 0) entries.push(['set-cookie', cookies])
-  return { status: res.status, headers: normalize(res.status, entries), body: await res.text() }
+  const { status, entries, body } = await sendThroughFetch(app, sent)
+  return { status, headers: normalize(status, entries), body }
 }
 
 const WAYS: Array<[string, Way]> = [['inject', viaInject], ['socket', viaSocket], ['fetch', viaFetch]]

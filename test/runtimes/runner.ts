@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { gunzipSync } from 'node:zlib'
 import assert from 'node:assert/strict'
-import { CASES, type Answer, type BehaviourCase, type Line, type Sent } from '../fetch/behaviour-table'
+import { CASES, sendThroughFetch, type Answer, type BehaviourCase, type Line, type Sent } from '../fetch/behaviour-table'
 
 // started from the repository's root (./bun-deno.test.ts does): the file runs as ESM under Bun and Deno
 const root = process.cwd()
@@ -74,18 +74,8 @@ function viaSocket (port: number, sent: Sent): Promise<Answer> {
 }
 
 async function viaFetch (app: any, sent: Sent): Promise<Answer> {
-  const host = sent.headers?.host ?? 'localhost'
-  const init: RequestInit = { method: sent.method ?? 'GET', headers: sent.headers }
-  if (sent.body !== undefined) {
-    init.body = sent.body
-    init.headers = { 'content-length': String(Buffer.byteLength(sent.body)), ...sent.headers }
-  }
-  const res: Response = await app.fetch(new Request(`http://${host}${sent.url}`, init))
-  const entries: Array<[string, string | string[]]> = []
-  res.headers.forEach((value, name) => { if (name !== 'set-cookie') entries.push([name, value]) })
-  const cookies = res.headers.getSetCookie()
-  if (cookies.length > 0) entries.push(['set-cookie', cookies])
-  return { status: res.status, headers: normalize(entries), body: await res.text() }
+  const { status, entries, body } = await sendThroughFetch(app, sent)
+  return { status, headers: normalize(entries), body }
 }
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
