@@ -7,10 +7,15 @@
  * The 6.x installed is 6.6, the last whose dependencies are all CommonJS, so inject loads under jest's
  * module registry on every Node version (6.8 needs cookie 2, an ES module only). What 6.8 changed
  * that applications see is done here: a header given as an array reaches the application as Node's
- * server gives repeated header lines (docs: `message.headers`), one `rawHeaders` entry per value.
+ * server gives repeated header lines (docs: `message.headers`), one `rawHeaders` entry per value;
+ * `cookies` may be a list of `{ name, value, path? }` (or an object whose values are such records),
+ * and a cookie whose `path` does not path-match the request URL (RFC 6265 §5.1.4) is not sent; a
+ * response to HEAD, or with status 204 or 304, has no body, as a real server sends none.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+
+import { ServerResponse as NodeServerResponse, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { FastifyLine } from '../base/version'
+import { cookieHeaderFor, injectPath } from './inject-cookies'
 
 type Dispatch = (req: IncomingMessage, res: ServerResponse) => void
 type Inject = (dispatch: Dispatch, opts?: unknown, cb?: unknown) => any
@@ -51,6 +56,21 @@ function joinRepeatedHeaders (headers: unknown): Headers | null {
 }
 
 /**
+ * A response to HEAD, or with status 204 or 304, keeps no body (light-my-request 6.8, as a real
+ * server): node's ServerResponse knows it (`_hasBody`, false for HEAD from the start and for 204 and
+ * 304 once the head is written) and ignores writes then; light-my-request 6.6 would still record them.
+ */
+type NodeResponseState = ServerResponse & { _hasBody: boolean, _implicitHeader: () => void }
+
+function withoutBodyWhereNoneIsSent (res: ServerResponse): void {
+  const record = res.write
+  res.write = function (this: NodeResponseState, ...args: Parameters<ServerResponse['write']>) {
+    if (!this.headersSent) this._implicitHeader()
+    return (this._hasBody ? record : NodeServerResponse.prototype.write).apply(this, args)
+  } as ServerResponse['write']
+}
+
+/**
  * The dispatch of a light-my-request 6.6 request as 6.8 makes it: request and response say
  * `isLightMyRequest`, and each header given as an array has one `rawHeaders` entry per value (and
  * `set-cookie` stays an array).
@@ -59,6 +79,7 @@ function as68 (dispatch: Dispatch, repeated: Map<string, string[]> | undefined):
   return (req, res) => {
     (req as unknown as Record<string, unknown>).isLightMyRequest = true;
     (res as unknown as Record<string, unknown>).isLightMyRequest = true
+    withoutBodyWhereNoneIsSent(res)
     if (repeated !== undefined) {
       const raw: string[] = []
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -74,14 +95,26 @@ function as68 (dispatch: Dispatch, repeated: Map<string, string[]> | undefined):
   }
 }
 
+/** `opts` with its `cookies` written into the cookie header as light-my-request 6.8 writes them. */
+function withCookieHeader (opts: Record<string, unknown>): Record<string, unknown> {
+  const headers: Record<string, unknown> = { ...(opts.headers as Record<string, unknown> | undefined) }
+  const field = Object.keys(headers).find((name) => name.toLowerCase() === 'cookie')
+  const value = cookieHeaderFor(opts.cookies, injectPath(opts), field === undefined ? undefined : headers[field])
+  if (field !== undefined) delete headers[field]
+  headers.cookie = value
+  const { cookies, ...rest } = opts
+  return { ...rest, headers }
+}
+
 /** The options and dispatch light-my-request 6.6 takes for what 6.8 is given. */
 function asLightMyRequest6 (dispatch: Dispatch, opts: unknown): [Dispatch, unknown] {
   if (opts === null || typeof opts !== 'object') return [as68(dispatch, undefined), opts]
   const headers = joinRepeatedHeaders((opts as { headers?: unknown }).headers)
-  if (headers === null) return [as68(dispatch, undefined), opts]
+  const given = headers === null ? opts as Record<string, unknown> : { ...opts, headers: headers.joined }
+  if ((opts as { cookies?: unknown }).cookies === undefined) return [as68(dispatch, headers?.repeated), given]
   // cookies given apart rebuild the cookie header (as 6.8 does): its given values are not raw lines
-  if ((opts as { cookies?: unknown }).cookies !== undefined) headers.repeated.delete('cookie')
-  return [as68(dispatch, headers.repeated), { ...opts, headers: headers.joined }]
+  headers?.repeated.delete('cookie')
+  return [as68(dispatch, headers?.repeated), withCookieHeader(given)]
 }
 
 /** light-my-request 6's chain (`app.inject().get('/').headers({...})`), with array header values as above. */
@@ -112,6 +145,14 @@ export function lightMyRequest (line: FastifyLine, dispatch: Dispatch, opts?: un
     return cb === undefined ? inject(dispatch, withQueryMethod(opts)) : inject(dispatch, withQueryMethod(opts), cb)
   }
   const inject = require('light-my-request-6') as Inject
-  const [to, options] = asLightMyRequest6(dispatch, opts)
+  let to: Dispatch
+  let options: unknown
+  try {
+    [to, options] = asLightMyRequest6(dispatch, opts)
+  } catch (err) {
+    // an option light-my-request 6.8 refuses (a cookie name that is not a token): its error, given back as it gives it
+    if (typeof cb === 'function') { process.nextTick(cb as (e: unknown) => void, err); return }
+    return Promise.reject(err)
+  }
   return cb !== undefined ? inject(to, options, cb) : chainOf6(inject(to, options), dispatch)
 }

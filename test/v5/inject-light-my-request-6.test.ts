@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { PassThrough } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { v4, v5Targets } from './lines'
 
 async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
@@ -69,6 +69,44 @@ for (const [name, factory] of v5Targets) {
     app.get('/', async (request: any) => ({ list: request.headers['x-list'] }))
     const res = await app.inject().get('/').headers({ 'x-list': ['a', 'b'] })
     assert.deepEqual(res.json(), { list: 'a, b' })
+    await app.close()
+  })
+
+  test(`${name}: cookies as a list of records, or records by name; a cookie whose path does not cover the URL is not sent`, async () => {
+    const app = factory()
+    app.get('/shop/cart', async (request: any) => ({ cookie: request.headers.cookie ?? null }))
+    const list = await app.inject({
+      url: '/shop/cart?x=1',
+      headers: { cookie: 'given=0' },
+      cookies: [{ name: 'a', value: 'one two' }, { name: 'b', value: '2', path: '/shop' }, { name: 'c', value: '3', path: '/shopping' }, { name: 'a', value: 'again' }]
+    })
+    assert.deepEqual(list.json(), { cookie: 'given=0; a=one%20two; b=2; a=again' })
+    const byName = await app.inject({ url: '/shop/cart', cookies: { plain: 'p', scoped: { value: 's', path: '/shop/' }, elsewhere: { value: 'e', path: '/admin' } } })
+    assert.deepEqual(byName.json(), { cookie: 'plain=p; scoped=s' })
+    const none = await app.inject({ url: '/shop/cart', cookies: [{ name: 'x', value: '1', path: '/other' }] })
+    assert.deepEqual(none.json(), { cookie: '' })
+    await assert.rejects(app.inject({ url: '/shop/cart', cookies: [{ name: 'bad name', value: '1' }] }), { name: 'TypeError', message: 'cookie name is invalid: bad name' })
+    const escaped = await app.inject({ url: '/shop/cart', cookies: { v: 'a;b' } })
+    assert.deepEqual(escaped.json(), { cookie: 'v=a%3Bb' })
+    await app.close()
+  })
+
+  test(`${name}: a response to HEAD, a 204 and a 304 carry no body, as a real server sends none`, async () => {
+    const app = factory({ exposeHeadRoutes: true })
+    app.get('/page', async () => ({ some: 'body' }))
+    app.get('/empty', async (_request: any, reply: any) => reply.code(204).send('ignored'))
+    app.get('/cached', (_request: any, reply: any) => { reply.code(304).header('content-type', 'text/plain').send('stale copy') })
+    app.get('/stream', (_request: any, reply: any) => { reply.code(304).header('content-type', 'text/plain').send(Readable.from(['a', 'b'])) })
+    const head = await app.inject({ method: 'HEAD', url: '/page' })
+    assert.equal(head.statusCode, 200)
+    assert.equal(head.headers['content-type'], 'application/json; charset=utf-8')
+    assert.equal(head.payload, '')
+    for (const url of ['/empty', '/cached', '/stream']) {
+      const res = await app.inject(url)
+      assert.equal(res.payload, '', url)
+    }
+    const get = await app.inject('/page')
+    assert.deepEqual(get.json(), { some: 'body' })
     await app.close()
   })
 
