@@ -74,6 +74,44 @@ module.exports.default = lib.default
   const names = Object.keys(require(join(root, 'dist', 'lib', `${name}.js`))).filter((k) => k !== 'default' && k !== '__esModule')
   writeFileSync(join(entry, `${name}.mjs`), esmWrapper(`${name}.cjs`, names))
 }
+/** The `export =` declaration file of dist/lib/NAME.d.ts: its default export's call signatures as
+ * overloads of a function, merged with a namespace holding its other exports. */
+function exportEqualsDeclaration (name) {
+  const ts = require('typescript')
+  const file = join(root, 'dist', 'lib', `${name}.d.ts`)
+  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, skipLibCheck: true, types: [] })
+  const checker = program.getTypeChecker()
+  const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)))
+  const target = (s) => s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s
+  const types = exported.filter((s) => !(target(s).flags & ts.SymbolFlags.Value)).map((s) => s.escapedName)
+  const values = exported.filter((s) => s.escapedName !== 'default' && target(s).flags & ts.SymbolFlags.Value).map((s) => s.escapedName)
+  const factory = checker.getTypeOfSymbol(target(exported.find((s) => s.escapedName === 'default')))
+  const printer = ts.createPrinter({ removeComments: true })
+  const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.IgnoreErrors
+  const local = new Map()
+  const overloads = factory.getCallSignatures().map((signature) => {
+    // the return type may be a type alias the module does not export: copy its declaration
+    const alias = signature.getReturnType().aliasSymbol
+    if (alias && !types.includes(alias.escapedName)) local.set(alias.escapedName, alias.declarations[0].getText().replace(/^export /, ''))
+    const node = checker.signatureToSignatureDeclaration(signature, ts.SyntaxKind.FunctionType, undefined, flags)
+    return `declare function trellis${printer.printNode(ts.EmitHint.Unspecified, node, undefined).replace(/\) => /, '): ')}`
+  })
+  return `import type * as http from 'node:http'
+import type * as https from 'node:https'
+import type * as http2 from 'node:http2'
+import lib = require('../lib/${name}.js')
+import type { ${types.join(', ')} } from '../lib/${name}.js'
+${[...local.values()].join('\n')}
+${overloads.join('\n')}
+declare namespace trellis {
+  export type { ${types.join(', ')} }
+${values.map((v) => `  export const ${v}: typeof lib.${v}`).join('\n')}
+  const defaultExport: typeof lib.default
+  export { defaultExport as default }
+}
+export = trellis
+`
+}
 // Declarations for `import` (TypeScript with module node16/nodenext): an ES module importing the
 // CommonJS declarations gets module.exports as its default, so re-declare the default explicitly.
 for (const name of ['index', 'v5', 'plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
@@ -83,6 +121,14 @@ export default defaultExport
 export * from '../lib/${name}.js'
 `)
 }
+// `trellis/v5` (and the trellis-fastify5 package's `.`) has ONE declaration file for `import` and
+// `require`, in Fastify's own layout: a factory function merged with a namespace of the public types,
+// `export =`. Every `declare module 'fastify'` (an ES-module application's, a CommonJS plugin
+// declaration's) then augments the same module, and TypeScript merges them into one interface in
+// any file order; two entry files (an `export *` .d.mts and the CommonJS .d.ts) each received a copy
+// of the augmented interface, and which augmentations reached the application depended on the order
+// of the files (docs/typescript.md).
+writeFileSync(join(entry, 'v5.d.ts'), exportEqualsDeclaration('v5'))
 // Fastify's `lib/` modules that packages require (`fastify/lib/reply`, `fastify/lib/symbols.js`, ...,
 // package.json "./lib/*"): each is src/compat/fastify-lib's adapter of the line the alias follows
 // (src/alias-line.ts), so `new Reply(...)` of @nestjs/platform-fastify 10 builds a Fastify 4 reply and

@@ -31,8 +31,9 @@ test('node_modules/fastify is trellis-fastify5: the v5 line from require and imp
   if (skip !== undefined) return t.skip(skip)
   const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'fastify', 'package.json'), 'utf8'))
   assert.equal(installed.name, 'trellis-fastify5')
-  assert.equal(installed.types, './dist/lib/v5.d.ts')
-  assert.equal(installed.exports['.'].import.types, './dist/entry/v5.d.mts')
+  assert.equal(installed.types, './dist/entry/v5.d.ts')
+  assert.equal(installed.exports['.'].import.types, './dist/entry/v5.d.ts')
+  assert.equal(installed.exports['.'].require.types, './dist/entry/v5.d.ts')
   assert.equal(installed.exports['./plugin'].require.types, './dist/lib/plugin-v5.d.ts')
   const script = `const cjs = require('fastify')
 import('fastify').then((esm) => process.stdout.write(JSON.stringify({ same: esm.default === cjs, version: cjs().version, plugin: typeof require('fastify/plugin') })))`
