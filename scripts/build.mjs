@@ -85,6 +85,8 @@ function exportEqualsDeclaration (name) {
   const target = (s) => s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s
   const types = exported.filter((s) => !(target(s).flags & ts.SymbolFlags.Value)).map((s) => s.escapedName)
   const values = exported.filter((s) => s.escapedName !== 'default' && target(s).flags & ts.SymbolFlags.Value).map((s) => s.escapedName)
+  // a class is a value and a type: `let log: LogController` as well as `new LogController()`
+  const classes = exported.filter((s) => s.escapedName !== 'default' && target(s).flags & ts.SymbolFlags.Class).map((s) => s.escapedName)
   const factory = checker.getTypeOfSymbol(target(exported.find((s) => s.escapedName === 'default')))
   const printer = ts.createPrinter({ removeComments: true })
   const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.IgnoreErrors
@@ -106,6 +108,7 @@ ${overloads.join('\n')}
 declare namespace trellis {
   export type { ${types.join(', ')} }
 ${values.map((v) => `  export const ${v}: typeof lib.${v}`).join('\n')}
+${classes.map((c) => `  export type ${c} = lib.${c}`).join('\n')}
   const defaultExport: typeof lib.default
   export { defaultExport as default }
 }
