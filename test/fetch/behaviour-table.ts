@@ -320,6 +320,53 @@ export const CASES: BehaviourCase[] = [
     check: (a) => { assert.equal(a.status, 207); assert.equal(a.headers['x-hijacked'], '1'); assert.equal(a.body, 'part one, part two') }
   },
   {
+    name: 'reply.raw\'s header methods as node:http has them: append, remove, a status message, then headers sent',
+    setup: (app, seen) => {
+      app.get('/', (_req: any, reply: any) => {
+        reply.hijack()
+        const res = reply.raw
+        res.setHeader('x-list', 'a')
+        res.appendHeader('x-list', 'b')
+        res.appendHeader('x-list', ['c', 'd'])
+        res.appendHeader('x-new', 'n')
+        res.setHeader('x-gone', 'g')
+        res.removeHeader('x-gone')
+        seen.push(res.getHeader('x-list'), res.getHeader('x-gone') ?? null, res.headersSent)
+        res.writeHead(201, 'Made Here', { 'content-type': 'text/plain', 'x-head': ['1', '2'] })
+        seen.push(res.headersSent, res.statusMessage)
+        for (const late of [() => res.setHeader('x-late', '1'), () => res.removeHeader('x-list'), () => res.writeHead(500)]) {
+          try { late(); seen.push('no error') } catch (err: any) { seen.push(err.code) }
+        }
+        res.end('made', () => { seen.push('end callback') })
+        seen.push(res.writableEnded)
+      })
+    },
+    request: { url: '/' },
+    check: (a, seen) => {
+      assert.equal(a.status, 201)
+      assert.equal(a.headers['x-list'], 'a, b, c, d')
+      assert.equal(a.headers['x-new'], 'n')
+      assert.equal(a.headers['x-head'], '1, 2')
+      assert.equal(a.headers['x-gone'], undefined)
+      assert.equal(a.body, 'made')
+      assert.deepEqual(seen.slice(0, 5), [['a', 'b', 'c', 'd'], null, false, true, 'Made Here'])
+      assert.deepEqual(seen.slice(5, 8), ['ERR_HTTP_HEADERS_SENT', 'ERR_HTTP_HEADERS_SENT', 'ERR_HTTP_HEADERS_SENT'])
+      assert.equal(seen[8], true)
+    }
+  },
+  {
+    name: 'reply.raw.writeHead takes its headers as a flat list, as node:http does',
+    setup: (app) => {
+      app.get('/', (_req: any, reply: any) => {
+        reply.hijack()
+        reply.raw.writeHead(200, ['content-type', 'text/plain', 'x-flat', 'yes'])
+        reply.raw.end('flat')
+      })
+    },
+    request: { url: '/' },
+    check: (a) => { assert.equal(a.status, 200); assert.equal(a.headers['x-flat'], 'yes'); assert.equal(a.headers['content-type'], 'text/plain'); assert.equal(a.body, 'flat') }
+  },
+  {
     name: 'a body of 1 MiB in many chunks is read whole',
     setup: (app) => {
       app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 2 * 1024 * 1024 }, (_req: any, body: Buffer, done: any) => { done(null, body) })

@@ -87,6 +87,8 @@ for (const [name, factory] of v5Targets) {
     assert.deepEqual(none.json(), { cookie: '' })
     await assert.rejects(app.inject({ url: '/shop/cart', cookies: [{ name: 'bad name', value: '1' }] }), { name: 'TypeError', message: 'cookie name is invalid: bad name' })
     const escaped = await app.inject({ url: '/shop/cart', cookies: { v: 'a;b' } })
+    const byObjectUrl = await app.inject({ url: { pathname: '/shop/cart' }, cookies: [{ name: 'in', value: '1', path: '/shop' }, { name: 'out', value: '2', path: '/shop/cart/x' }] })
+    assert.deepEqual(byObjectUrl.json(), { cookie: 'in=1' })
     assert.deepEqual(escaped.json(), { cookie: 'v=a%3Bb' })
     await app.close()
   })
