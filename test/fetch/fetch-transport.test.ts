@@ -373,3 +373,27 @@ test('reply.raw on the fetch path: finish then close after the end, a write afte
   assert.equal(late, 'ERR_STREAM_WRITE_AFTER_END')
   await app.close()
 })
+
+test('a listener added to request.raw by any of the emitter methods hears the client go away', async () => {
+  for (const method of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener'] as const) {
+    for (const event of ['close', 'aborted'] as const) {
+      const app = v4()
+      let heard: Promise<string> | undefined
+      let entered: () => void = () => {}
+      const inHandler = new Promise<void>((resolve) => { entered = resolve })
+      app.get('/', (req: any, reply: any) => {
+        heard = new Promise((resolve) => { req.raw[method](event, () => resolve(event)) })
+        entered()
+        // answers only after the client has gone
+        heard.then(() => reply.send('late'), () => {})
+      })
+      const controller = new AbortController()
+      const answered = app.fetch(new Request('http://localhost/', { signal: controller.signal })).then(() => 'answered', () => 'rejected')
+      await inHandler
+      controller.abort()
+      assert.equal(await heard, event, `${method}('${event}')`)
+      await answered
+      await app.close()
+    }
+  }
+})
