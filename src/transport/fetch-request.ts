@@ -172,31 +172,16 @@ export class FetchIncomingMessage extends Readable {
   setTimeout (): this { return this }
 
   // a 'close' or 'aborted' listener observes an abort: the watch is armed then, not before
-  override on (event: string | symbol, listener: (...args: any[]) => void): this {
-    super.on(event, listener)
+  private armFor (event: string | symbol): this {
     if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
     return this
   }
 
+  override on (event: string | symbol, listener: (...args: any[]) => void): this { super.on(event, listener); return this.armFor(event) }
   override addListener (event: string | symbol, listener: (...args: any[]) => void): this { return this.on(event, listener) }
-
-  override once (event: string | symbol, listener: (...args: any[]) => void): this {
-    super.once(event, listener)
-    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
-    return this
-  }
-
-  override prependListener (event: string | symbol, listener: (...args: any[]) => void): this {
-    super.prependListener(event, listener)
-    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
-    return this
-  }
-
-  override prependOnceListener (event: string | symbol, listener: (...args: any[]) => void): this {
-    super.prependOnceListener(event, listener)
-    if (!this.watched && (event === 'close' || event === 'aborted')) this.watchAbort()
-    return this
-  }
+  override once (event: string | symbol, listener: (...args: any[]) => void): this { super.once(event, listener); return this.armFor(event) }
+  override prependListener (event: string | symbol, listener: (...args: any[]) => void): this { super.prependListener(event, listener); return this.armFor(event) }
+  override prependOnceListener (event: string | symbol, listener: (...args: any[]) => void): this { super.prependOnceListener(event, listener); return this.armFor(event) }
 
   /** Arms the abort watch (once): from now on the Request's signal aborting aborts the exchange. */
   watchAbort (): void {
