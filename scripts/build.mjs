@@ -83,10 +83,15 @@ function exportEqualsDeclaration (name) {
   const checker = program.getTypeChecker()
   const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)))
   const target = (s) => s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s
-  const types = exported.filter((s) => !(target(s).flags & ts.SymbolFlags.Value)).map((s) => s.escapedName)
-  const values = exported.filter((s) => s.escapedName !== 'default' && target(s).flags & ts.SymbolFlags.Value).map((s) => s.escapedName)
-  // a class is a value and a type: `let log: LogController` as well as `new LogController()`
-  const classes = exported.filter((s) => s.escapedName !== 'default' && target(s).flags & ts.SymbolFlags.Class).map((s) => s.escapedName)
+  // a value exported with `export type { X }` (node:net's Socket) is a type here
+  const typeOnly = (s) => (s.declarations ?? []).some((d) => ts.isTypeOnlyImportOrExportDeclaration(d))
+  const isValue = (s) => (target(s).flags & ts.SymbolFlags.Value) !== 0 && !typeOnly(s)
+  const types = exported.filter((s) => !isValue(s)).map((s) => s.escapedName)
+  const named = exported.filter((s) => s.escapedName !== 'default' && isValue(s))
+  const values = named.filter((s) => !(target(s).flags & ts.SymbolFlags.Type)).map((s) => s.escapedName)
+  // a class, or an interface merged with a value, is both: `let log: LogController` as well as
+  // `new LogController()`; `export import` keeps every meaning, generics included
+  const both = named.filter((s) => target(s).flags & ts.SymbolFlags.Type).map((s) => s.escapedName)
   const factory = checker.getTypeOfSymbol(target(exported.find((s) => s.escapedName === 'default')))
   const printer = ts.createPrinter({ removeComments: true })
   const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.IgnoreErrors
@@ -102,13 +107,13 @@ function exportEqualsDeclaration (name) {
 import type * as https from 'node:https'
 import type * as http2 from 'node:http2'
 import lib = require('../lib/${name}.js')
-import type { ${types.join(', ')} } from '../lib/${name}.js'
+import type { ${[...types, ...both].join(', ')} } from '../lib/${name}.js'
 ${[...local.values()].join('\n')}
 ${overloads.join('\n')}
 declare namespace trellis {
   export type { ${types.join(', ')} }
 ${values.map((v) => `  export const ${v}: typeof lib.${v}`).join('\n')}
-${classes.map((c) => `  export type ${c} = lib.${c}`).join('\n')}
+${both.map((c) => `  export import ${c} = lib.${c}`).join('\n')}
   const defaultExport: typeof lib.default
   export { defaultExport as default }
 }
@@ -117,20 +122,21 @@ export = trellis
 }
 // Declarations for `import` (TypeScript with module node16/nodenext): an ES module importing the
 // CommonJS declarations gets module.exports as its default, so re-declare the default explicitly.
-for (const name of ['index', 'v5', 'plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
+for (const name of ['plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.d.mts`), `import lib from '../lib/${name}.js'
 declare const defaultExport: typeof lib.default
 export default defaultExport
 export * from '../lib/${name}.js'
 `)
 }
-// `trellis/v5` (and the trellis-fastify5 package's `.`) has ONE declaration file for `import` and
-// `require`, in Fastify's own layout: a factory function merged with a namespace of the public types,
+// `trellis` and `trellis/v5` (and the trellis-fastify5 package's `.`) each have ONE declaration file
+// for `import` and `require`, in Fastify's own layout: a factory function merged with a namespace of the public types,
 // `export =`. Every `declare module 'fastify'` (an ES-module application's, a CommonJS plugin
 // declaration's) then augments the same module, and TypeScript merges them into one interface in
 // any file order; two entry files (an `export *` .d.mts and the CommonJS .d.ts) each received a copy
 // of the augmented interface, and which augmentations reached the application depended on the order
 // of the files (docs/typescript.md).
+writeFileSync(join(entry, 'index.d.ts'), exportEqualsDeclaration('index'))
 writeFileSync(join(entry, 'v5.d.ts'), exportEqualsDeclaration('v5'))
 // Fastify's `lib/` modules that packages require (`fastify/lib/reply`, `fastify/lib/symbols.js`, ...,
 // package.json "./lib/*"): each is src/compat/fastify-lib's adapter of the line the alias follows

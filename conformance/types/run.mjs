@@ -10,7 +10,7 @@
 //   node conformance/types/run.mjs --verbose  also list every assertion that does not hold
 //
 // The files are copied to conformance/.types-work/types with their imports mapped: '../../fastify',
-// '../../types/*' and '@fastify/error' (Fastify's error type) -> 'trellis' (dist/lib/index.d.ts,
+// '../../types/*' and '@fastify/error' (Fastify's error type) -> 'trellis' (package.json's `.` declarations,
 // run `npm run build` first), 'tsd' -> conformance/types/tsd.d.ts. One TypeScript program compiles
 // them all (strict, as tsd does). An assertion holds when:
 //   expectType<T>(v)          no error inside the call, and v's type is identical to T (tsd's rule)
@@ -42,7 +42,8 @@ const WORK = join(root, 'conformance', '.types-work', 'types')
 // --target=fastify compiles the same files against fastify@4.3.0's own declarations: the calibration
 // (what the real package scores with this checker), as conformance/baseline-fastify.json is at run time.
 const AGAINST_FASTIFY = args.has('--target=fastify')
-const TARGET = AGAINST_FASTIFY ? join(root, 'node_modules', 'fastify43', 'fastify.d.ts') : join(root, 'dist', 'lib', 'index.d.ts')
+// the declarations users get: package.json's `.` (one file for `import` and `require`)
+const TARGET = AGAINST_FASTIFY ? join(root, 'node_modules', 'fastify43', 'fastify.d.ts') : join(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports['.'].require.types)
 const ASSERTIONS = new Set(['expectType', 'expectNotType', 'expectAssignable', 'expectNotAssignable', 'expectError', 'expectDeprecated', 'expectNotDeprecated'])
 
 function mapSpecifier (spec) {

@@ -11,6 +11,7 @@ import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync, rmSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
+import { AUGMENT_CASES, augmentationErrors } from './augment-order'
 import { installedFixture, npmMissing, run } from './packed'
 
 let skip: string | undefined
@@ -57,8 +58,21 @@ test('the app and the plugins\' declarations type-check against trellis (strict,
   assert.ok(files.includes('node_modules/fastify/dist/lib/index.d.ts'), 'the declarations of fastify are not trellis\'s')
   // @fastify/websocket 10 imports 'fastify/types/reply', '…/hooks', '…/route': the v4 line's declarations
   for (const name of ['reply', 'hooks', 'route']) assert.ok(files.includes(`node_modules/fastify/dist/fastify-types/v4/${name}.d.ts`), `fastify/types/${name}`)
-  assert.ok(files.includes('node_modules/fastify/dist/entry/index.d.mts'), 'the ES module declarations of fastify are not trellis\'s')
+  // one declaration file for ES modules and CommonJS (Fastify's layout, `export =`), as on the v5 line
+  assert.ok(files.includes('node_modules/fastify/dist/entry/index.d.ts'), 'the declarations of fastify are not trellis\'s entry')
+  assert.ok(!files.some((f) => f.startsWith('node_modules/fastify/dist/entry/') && f.endsWith('.d.mts') && !/plugin|bearer|openapi|otel/.test(f)), 'ES modules and CommonJS files see two declaration files of fastify')
 })
+
+// An application's augmentation of 'fastify' and @fastify/sensible's merge in any file order
+// (augment-order.ts); with an `export *` file for ES modules beside the CommonJS declarations, the
+// ES-module application read plugin-file-first lost its own `users` (3 errors)
+for (const c of AUGMENT_CASES) {
+  test(`a ${c.kind} app's augmentation of 'fastify' and sensible's merge with the files read ${c.order.join(' then ')}`, { timeout: 180_000 }, async (t) => {
+    if (skip !== undefined) return t.skip(skip)
+    const { errors, output } = await augmentationErrors(app, '@fastify/sensible', c)
+    assert.deepEqual(errors, [`server.${c.ext} TS2322`], output)
+  })
+}
 
 test('the app\'s own tests pass unchanged', { timeout: 120_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)

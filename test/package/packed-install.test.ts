@@ -33,7 +33,7 @@ test('the tarball holds the build, LICENSE, README, CHANGELOG and docs, and no s
   assert.equal(r.status, 0, r.stderr)
   const files = r.stdout.split('\n').filter((f) => f !== '').map((f) => f.replace(/^package\//, ''))
   for (const f of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'docs/typescript.md', 'docs/deployment.md',
-    'dist/entry/index.cjs', 'dist/entry/index.mjs', 'dist/entry/index.d.mts', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/bin/trellis.js']) {
+    'dist/entry/index.cjs', 'dist/entry/index.mjs', 'dist/entry/index.d.ts', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/bin/trellis.js']) {
     assert.ok(files.includes(f), `${f} is not in the tarball`)
   }
   assert.deepEqual(files.filter((f) => /^(src|test|conformance|bench|scripts|node_modules)\//.test(f)), [])

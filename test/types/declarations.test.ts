@@ -14,7 +14,7 @@ import { compile } from './compile-fixtures'
 const root = join(__dirname, '..', '..')
 
 test('declarations exist (npm run build ran)', () => {
-  for (const file of ['dist/entry/index.d.mts', 'dist/lib/index.d.ts', 'dist/lib/plugin.d.ts', 'dist/lib/bearer-auth.d.ts']) {
+  for (const file of ['dist/entry/index.d.ts', 'dist/lib/index.d.ts', 'dist/lib/plugin.d.ts', 'dist/lib/bearer-auth.d.ts']) {
     assert.ok(existsSync(join(root, file)), `${file} is missing: run \`npm run build\` first`)
   }
 })
