@@ -1,16 +1,24 @@
 /**
  * An application's `declare module 'fastify'` and a plugin's (a CommonJS declaration file of an
  * `@fastify/*` package) must merge into one FastifyInstance whatever order tsc reads the files in
- * (`include: ["src"]` reads them alphabetically). Shared by the alias tests of both lines.
+ * (`include: ["src"]` reads them alphabetically). With an `export *` declaration file for ES modules
+ * beside the CommonJS one, each received its own copy of the augmented interface, and the ES-module
+ * application read plugin-file-first lost its own decorator (3 errors): both lines now have one
+ * `export =` file (docs/typescript.md). The fastify-alias*-augment-*.test.ts files run these tests,
+ * one line and one module kind each (each tsc run takes seconds: a file per pair keeps each file
+ * well inside the test runner's time limit).
  */
+import { before, test } from 'node:test'
+import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { run } from './packed'
+import { installedFixture, npmMissing, run } from './packed'
 
-export const AUGMENT_CASES = [
-  { kind: 'ES-module', ext: 'mts', imp: 'mjs' },
-  { kind: 'CommonJS', ext: 'cts', imp: 'cjs' }
-].flatMap((c) => [['db', 'server'], ['server', 'db']].map((order) => ({ ...c, order })))
+const KINDS = {
+  esm: { kind: 'ES-module', ext: 'mts', imp: 'mjs' },
+  cjs: { kind: 'CommonJS', ext: 'cts', imp: 'cjs' }
+}
+interface AugmentCase { kind: string, ext: string, imp: string, order: string[] }
 
 /**
  * Type-checks, in a folder of the installed application `app`, a plugin file (db) that augments
@@ -19,7 +27,7 @@ export const AUGMENT_CASES = [
  * `app.users` to a number and to a string. Returns tsc's errors as `file TSnnnn` (the string
  * assignment is the one expected: it proves the property is typed, not missing) and tsc's output.
  */
-export async function augmentationErrors (app: string, plugin: string, c: typeof AUGMENT_CASES[number]): Promise<{ errors: string[], output: string }> {
+async function augmentationErrors (app: string, plugin: string, c: AugmentCase): Promise<{ errors: string[], output: string }> {
   const dir = mkdtempSync(join(app, 'augment-order-'))
   try {
     writeFileSync(join(dir, `db.${c.ext}`), "import fp from 'fastify-plugin'\nimport type { FastifyInstance } from 'fastify'\n" +
@@ -36,5 +44,27 @@ export async function augmentationErrors (app: string, plugin: string, c: typeof
     return { errors, output: r.stdout + r.stderr }
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The tests of one module kind against the installed fixture `fixture` (fastify4-app: the Fastify 4
+ * line with @fastify/sensible 5; fastify5-app: trellis-fastify5 with @fastify/swagger 9), each file
+ * order: the one expected error (assigning `app.users` to a string) and no other.
+ */
+export function augmentationOrderTests (fixture: 'fastify4-app' | 'fastify5-app', plugin: string, kind: keyof typeof KINDS): void {
+  let skip: string | undefined
+  let app = ''
+  before(async () => {
+    skip = await npmMissing()
+    if (skip === undefined) app = await installedFixture(fixture)
+  }, { timeout: 240_000 })
+  for (const order of [['db', 'server'], ['server', 'db']]) {
+    const c = { ...KINDS[kind], order }
+    test(`a ${c.kind} app's augmentation of 'fastify' and ${plugin}'s merge with the files read ${order.join(' then ')}`, { timeout: 180_000 }, async (t) => {
+      if (skip !== undefined) return t.skip(skip)
+      const { errors, output } = await augmentationErrors(app, plugin, c)
+      assert.deepEqual(errors, [`server.${c.ext} TS2322`], output)
+    })
   }
 }

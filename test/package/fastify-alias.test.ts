@@ -11,7 +11,6 @@ import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync, rmSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
-import { AUGMENT_CASES, augmentationErrors } from './augment-order'
 import { installedFixture, npmMissing, run } from './packed'
 
 let skip: string | undefined
@@ -62,17 +61,6 @@ test('the app and the plugins\' declarations type-check against trellis (strict,
   assert.ok(files.includes('node_modules/fastify/dist/entry/index.d.ts'), 'the declarations of fastify are not trellis\'s entry')
   assert.ok(!files.some((f) => f.startsWith('node_modules/fastify/dist/entry/') && f.endsWith('.d.mts') && !/plugin|bearer|openapi|otel/.test(f)), 'ES modules and CommonJS files see two declaration files of fastify')
 })
-
-// An application's augmentation of 'fastify' and @fastify/sensible's merge in any file order
-// (augment-order.ts); with an `export *` file for ES modules beside the CommonJS declarations, the
-// ES-module application read plugin-file-first lost its own `users` (3 errors)
-for (const c of AUGMENT_CASES) {
-  test(`a ${c.kind} app's augmentation of 'fastify' and sensible's merge with the files read ${c.order.join(' then ')}`, { timeout: 180_000 }, async (t) => {
-    if (skip !== undefined) return t.skip(skip)
-    const { errors, output } = await augmentationErrors(app, '@fastify/sensible', c)
-    assert.deepEqual(errors, [`server.${c.ext} TS2322`], output)
-  })
-}
 
 test('the app\'s own tests pass unchanged', { timeout: 120_000 }, async (t) => {
   if (skip !== undefined) return t.skip(skip)

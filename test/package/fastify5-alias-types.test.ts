@@ -12,7 +12,6 @@
 import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { AUGMENT_CASES, augmentationErrors } from './augment-order'
 import { installedFixture, npmMissing, run } from './packed'
 
 let skip: string | undefined
@@ -39,13 +38,3 @@ test('the app and six Fastify-5 plugins\' declarations type-check against trelli
   // @fastify/websocket 11 imports 'fastify/types/reply', '…/hooks', '…/route': the v5 line's declarations
   for (const name of ['reply', 'hooks', 'route']) assert.ok(files.includes(`node_modules/fastify/dist/fastify-types/v5/${name}.d.ts`), `fastify/types/${name}`)
 })
-
-// An application's augmentation of 'fastify' and @fastify/swagger's merge in any file order
-// (augment-order.ts): the ES-module and the CommonJS application, each in both orders.
-for (const c of AUGMENT_CASES) {
-  test(`a ${c.kind} app's augmentation of 'fastify' and swagger's merge with the files read ${c.order.join(' then ')}`, { timeout: 180_000 }, async (t) => {
-    if (skip !== undefined) return t.skip(skip)
-    const { errors, output } = await augmentationErrors(app, '@fastify/swagger', c)
-    assert.deepEqual(errors, [`server.${c.ext} TS2322`], output)
-  })
-}
