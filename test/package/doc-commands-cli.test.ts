@@ -4,19 +4,15 @@
  * choosing the Fastify 5 line (docs/deployment.md), `trellis check` (docs/migrating-to-v5.md) and the
  * Workers build with esbuild installed as docs/runtimes.md shows.
  */
-import { before, test } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { run } from './packed'
 import { aliasApp, endGroup, getJson, NPM_QUIET, PATH_ENV, runShown, setup, shownCommand, startShown, VERSION_APP, words } from './doc-commands'
 
-const s = setup()
 let app = ''
-
-before(async () => {
-  if (s.skip === undefined) app = await aliasApp(s, 4, 'npm install fastify@file:./trellis-0.1.0.tgz')
-}, { timeout: 240_000 })
+const s = setup(async (s) => { app = await aliasApp(s, 4, 'npm install fastify@file:./trellis-0.1.0.tgz') })
 
 test('trellis start --workers auto serves the application from every worker', { timeout: 120_000 }, async (t) => {
   if (s.skip !== undefined) return t.skip(s.skip)

@@ -70,8 +70,11 @@ export function shownCommand (command: string): string {
 
 export interface Setup { skip: string | undefined, workDir: string, tarballs: { 4: string, 5: string }, children: ChildProcess[] }
 
-/** The before and after hooks of a test file: npm present, the tarballs, a work folder, processes ended. */
-export function setup (): Setup {
+/**
+ * The before and after hooks of a test file: npm present, the tarballs, a work folder, then `then`
+ * (what the file's tests share); at the end the processes ended and the folder removed.
+ */
+export function setup (then?: (s: Setup) => Promise<void>): Setup {
   const s: Setup = { skip: undefined, workDir: '', tarballs: { 4: '', 5: '' }, children: [] }
   before(async () => {
     s.skip = await npmMissing()
@@ -79,6 +82,7 @@ export function setup (): Setup {
     s.tarballs[4] = await packedTarball(4)
     s.tarballs[5] = await packedTarball(5)
     s.workDir = mkdtempSync(join(tmpdir(), 'trellis-doc-commands-'))
+    await then?.(s)
   }, { timeout: 300_000 })
   after(async () => {
     for (const child of s.children) await endGroup(child)
