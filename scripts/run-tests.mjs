@@ -25,7 +25,8 @@
 // the files run in two processes (one per core), each importing its half of the files: tsx, src/ and
 // the packages load once per process. A file runs in a process of its own (as all do on Node 20) when
 // its source shows it needs one: it reads process warnings (trellis emits each deprecation once per
-// process), sets process.env, listens to process events or exits, or mocks modules (OWN_PROCESS), or
+// process), sets process.env, listens to process events or exits, mocks modules or reads the module
+// cache (OWN_PROCESS), or
 // when it says so with a `test-isolation: process` comment (with its reason).
 // At the end: the totals of every test process of the run (# tests, pass, fail, ...).
 import { spawn, spawnSync } from 'node:child_process'
@@ -78,7 +79,7 @@ const OWN_PROCESS = new RegExp([
   'emitWarning', "'warning'", 'FSTDEP', 'TRL[A-Z]+\\d{3}', 'DeprecationWarning', // warnings: once per process
   'process\\.env\\.\\w+ *= *[^=]', 'process\\.env\\[[^\\]]*\\] *= *[^=]', 'delete process\\.env', 'process\\.chdir',
   'process\\.exitCode', 'process\\.exit\\(', 'process\\.(on|once|removeAllListeners|prependListener)\\(',
-  'mock\\.(module|method|timers)', 'test-isolation: process'
+  'mock\\.(module|method|timers)', 'require\\.cache', 'test-isolation: process'
 ].join('|'))
 /** Whether a test file needs a process of its own (above). */
 const needsOwnProcess = (f) => OWN_PROCESS.test(readFileSync(join(root, f), 'utf8'))
