@@ -64,7 +64,10 @@ const files = collect(join(root, 'test'), []).sort()
   .filter((f) => !excludes.some((x) => f.includes(x)))
   .filter((f) => !nodeLine || dependsOnNodeLine(f))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
-const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=60000']
+// the runner's limit holds for a test without its own and, a process per file, for the file as a
+// whole: 120 s, so that a file of several legitimate multi-second steps (the package tests' tsc and npm
+// runs) is not stopped on a slower or busier machine, while a hang still ends the run
+const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000']
 const durations = process.env.TRELLIS_TEST_DURATIONS
 /** The reporter flags: node's default, plus the per-file durations when asked. */
 const reporters = (to) => to === undefined || to === ''
