@@ -8,7 +8,8 @@
 //   --node-line only the files whose outcome depends on the Node.js line rather than on trellis's
 //               code alone (the older lines' pass of .ci/run): the package install (test/package/),
 //               the CLI (test/cli/, test/production/) and every file that reaches a real socket or
-//               HTTP/2 (its source listens, connects or imports node:http, node:http2 or node:net)
+//               HTTP/2 (its source listens, connects or imports node:http, node:http2 or node:net),
+//               except a file that says `node-line: independent` (tsc's or Deno's verdict, text)
 //   --coverage  the same run under c8 (settings and floor in .c8rc.json): V8 coverage of every process
 //               the tests start, mapped back to src/**/*.ts through tsx's source maps; a summary on
 //               stdout, an HTML report in coverage/. The run fails when a figure is below the floor
@@ -52,12 +53,19 @@ const nodeLine = argv.includes('--node-line')
 // c8's branch total depends on how the files are split into processes (shared: 258 fewer branches
 // counted, all of them covered ones; the same uncovered lines, functions and branches): the branch
 // floor of .c8rc.json is measured with the shared processes, as `npm test` runs on Node 24
+// (their branch count moves by about a dozen between runs of one commit)
 const ownProcessOnly = argv.includes('--isolation=process')
 const filters = argv.filter((a) => a !== '--coverage' && a !== '--passes' && a !== '--node-line' && !a.startsWith('--isolation=') && !a.startsWith('--exclude='))
 const NODE_LINE_DIRS = ['test/package/', 'test/cli/', 'test/production/']
 const SOCKET = /\.listen\(|createConnection\(|\bconnect\(|['"]node:(http|http2|https|net|tls)['"]/
+// a file whose verdict is another program's (tsc, Deno) or the documents' text says so in a comment,
+// `node-line: independent`, with its reason: the older lines' passes leave it out
+const LINE_INDEPENDENT = /node-line: independent/
 /** Whether a test file belongs to the Node-line pass (--node-line). */
-const dependsOnNodeLine = (f) => NODE_LINE_DIRS.some((d) => f.startsWith(d)) || SOCKET.test(readFileSync(join(root, f), 'utf8'))
+const dependsOnNodeLine = (f) => {
+  const text = readFileSync(join(root, f), 'utf8')
+  return !LINE_INDEPENDENT.test(text) && (NODE_LINE_DIRS.some((d) => f.startsWith(d)) || SOCKET.test(text))
+}
 const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .filter((f) => !excludes.some((x) => f.includes(x)))

@@ -7,6 +7,9 @@
  * runs is in ELSEWHERE with what that file must contain; one that cannot run here is in NOT_RUNNABLE
  * with the words its document must say of it. A command added to a shell block that none of these
  * knows fails this test until a test runs it.
+ *
+ * node-line: independent (the documents' text, whatever Node line runs the test: the older lines' pass of
+ * .ci/run leaves this file out; Node 24 and 26 run it)
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'

@@ -11,6 +11,9 @@
  * with the trellis tarball whose `.` is the v4 line's declarations instead, `deno check` reports 30
  * errors. Deno is the npm package `deno` of test/runtimes (installed on first use into a cache outside
  * the repository): where it cannot be installed or does not run, the tests are skipped, saying why.
+ *
+ * node-line: independent (Deno's verdict, whatever Node line runs the test: the older lines' pass of
+ * .ci/run leaves this file out; Node 24 and 26 run it)
  */
 import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
