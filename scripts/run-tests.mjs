@@ -10,6 +10,8 @@
 //               the CLI (test/cli/, test/production/) and every file that reaches a real socket or
 //               HTTP/2 (its source listens, connects or imports node:http, node:http2 or node:net),
 //               except a file that says `node-line: independent` (tsc's or Deno's verdict, text)
+//   --line-dependent  leave out the files that say `node-line: independent` (Node 26's pass of .ci/run:
+//               Node 24's run has them)
 //   --coverage  the same run under c8 (settings and floor in .c8rc.json): V8 coverage of every process
 //               the tests start, mapped back to src/**/*.ts through tsx's source maps; a summary on
 //               stdout, an HTML report in coverage/. The run fails when a figure is below the floor
@@ -50,12 +52,13 @@ const argv = process.argv.slice(2)
 const coverage = argv.includes('--coverage')
 const excludes = argv.filter((a) => a.startsWith('--exclude=')).map((a) => a.slice('--exclude='.length))
 const nodeLine = argv.includes('--node-line')
+const lineDependent = argv.includes('--line-dependent')
 // c8's branch total depends on how the files are split into processes (shared: 258 fewer branches
 // counted, all of them covered ones; the same uncovered lines, functions and branches): the branch
 // floor of .c8rc.json is measured with the shared processes, as `npm test` runs on Node 24
 // (their branch count moves by about a dozen between runs of one commit)
 const ownProcessOnly = argv.includes('--isolation=process')
-const filters = argv.filter((a) => a !== '--coverage' && a !== '--passes' && a !== '--node-line' && !a.startsWith('--isolation=') && !a.startsWith('--exclude='))
+const filters = argv.filter((a) => a !== '--coverage' && a !== '--passes' && a !== '--node-line' && a !== '--line-dependent' && !a.startsWith('--isolation=') && !a.startsWith('--exclude='))
 const NODE_LINE_DIRS = ['test/package/', 'test/cli/', 'test/production/']
 const SOCKET = /\.listen\(|createConnection\(|\bconnect\(|['"]node:(http|http2|https|net|tls)['"]/
 // a file whose verdict is another program's (tsc, Deno) or the documents' text says so in a comment,
@@ -70,6 +73,7 @@ const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .filter((f) => !excludes.some((x) => f.includes(x)))
   .filter((f) => !nodeLine || dependsOnNodeLine(f))
+  .filter((f) => !lineDependent || !LINE_INDEPENDENT.test(readFileSync(join(root, f), 'utf8')))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
 // the runner's limit holds for a test without its own and, a process per file, for the file as a
 // whole: 120 s, so that a file of several legitimate multi-second steps (the package tests' tsc and npm
@@ -163,7 +167,7 @@ if (files.some((f) => f.startsWith('test/package/'))) {
 let status
 if (coverage) {
   const c8 = createRequire(import.meta.url).resolve('c8/bin/c8.js')
-  const args = [c8, ...(filters.length > 0 || nodeLine ? ['--no-check-coverage'] : []), process.execPath, fileURLToPath(import.meta.url), '--passes', ...(nodeLine ? ['--node-line'] : []), ...(ownProcessOnly ? ['--isolation=process'] : []), ...excludes.map((x) => `--exclude=${x}`), ...filters]
+  const args = [c8, ...(filters.length > 0 || nodeLine ? ['--no-check-coverage'] : []), process.execPath, fileURLToPath(import.meta.url), '--passes', ...(nodeLine ? ['--node-line'] : []), ...(lineDependent ? ['--line-dependent'] : []), ...(ownProcessOnly ? ['--isolation=process'] : []), ...excludes.map((x) => `--exclude=${x}`), ...filters]
   status = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root }).status ?? 1
 } else status = await runPasses()
 if (coverage && status === 0) {
