@@ -13,7 +13,9 @@
 // JSON.stringify); `trellis` is the built dist; `fastify43` is Fastify 4.3.0 (devDependency alias)
 // and `fastify` is Fastify 5. Every framework gets the same route definitions.
 //
-// `trellis-v5` (named with BENCH_SERVERS only) is the same build's Fastify 5 line, `trellis/v5`.
+// `trellis-v5` (named with BENCH_SERVERS only) is the same build's Fastify 5 line, `trellis/v5`;
+// `trellis-no-framing` (BENCH_SERVERS only) is trellis with `strictHostAndFraming: false`: against
+// `trellis`, what the Host and framing rules cost a request.
 // Tracing servers (named with BENCH_SERVERS only, see OTEL_SERVER_NAMES): `trellis-otel` is trellis
 // with trellis/otel, `fastify429-otel` is Fastify 4.29.1 (devDependency alias `fastify429`) with
 // @fastify/otel 0.21.2, `fastify429` the same Fastify without it. Both tracing servers get the same
@@ -313,8 +315,9 @@ export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 export const OTEL_SERVER_NAMES = ['trellis-otel', 'trellis-otel-sampled', 'fastify429-otel', 'fastify429-otel-sampled', 'fastify429', 'fastify5-otel']
 /** The servers that split trellis/otel's cost into parts (header), for bench/icount.mjs and bench/profile.mjs. */
 export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans', 'trellis-sdk-floor']
-/** trellis' Fastify 5 line (`trellis/v5`) on the same routes, run when BENCH_SERVERS names it. */
-export const V5_SERVER_NAMES = ['trellis-v5']
+/** trellis' Fastify 5 line (`trellis/v5`), and trellis without the Host and framing rules, on the same
+ * routes, run when BENCH_SERVERS names them. */
+export const V5_SERVER_NAMES = ['trellis-v5', 'trellis-no-framing']
 /**
  * BENCH_BASELINE=/path/to/other/checkout: that checkout's built trellis (its dist/) joins the run as
  * server `baseline`, to measure a change against the code before it in the same interleaved rounds.
@@ -331,6 +334,7 @@ export function serverLabel (name) {
     case 'bare': return 'bare node:http'
     case 'trellis': return 'trellis'
     case 'trellis-v5': return 'trellis/v5'
+    case 'trellis-no-framing': return 'trellis, strictHostAndFraming: false'
     case 'fastify43': return `fastify ${require('fastify43/package.json').version}`
     case 'fastify': return `fastify ${require('fastify/package.json').version}`
     case 'baseline': return 'trellis baseline'
@@ -392,11 +396,11 @@ export async function startServer (name) {
     await app.listen({ port: 0, host: '127.0.0.1' })
     return app.server.address().port
   }
-  const builds = { trellis: 'index.cjs', 'trellis-v5': 'v5.cjs' }
+  const builds = { trellis: 'index.cjs', 'trellis-v5': 'v5.cjs', 'trellis-no-framing': 'index.cjs' }
   const factory = builds[name] !== undefined
     ? require(join(root, 'dist', 'entry', builds[name]))
     : name === 'baseline' ? require(join(BASELINE, 'dist', 'entry', 'index.cjs')) : require(name)
-  const app = frameworkRoutes(factory({ logger: false }))
+  const app = frameworkRoutes(factory(name === 'trellis-no-framing' ? { logger: false, strictHostAndFraming: false } : { logger: false }))
   await app.listen({ port: 0, host: '127.0.0.1' })
   return app.server.address().port
 }
