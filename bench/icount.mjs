@@ -49,7 +49,7 @@ import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ROUTES, SERVER_NAMES, V5_SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES, serverLabel, BASELINE } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, TRELLIS_VARIANT_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES, serverLabel, BASELINE } from './servers.mjs'
 import { hasCommand, nodeBinary } from './processes.mjs'
 import { median } from './stats.mjs'
 
@@ -63,7 +63,7 @@ const list = (env, all, fallback = all) => {
   for (const w of wanted) if (!all.includes(w)) throw new Error(`${env}: unknown ${w} (known: ${all.join(', ')})`)
   return wanted
 }
-const servers = list('BENCH_SERVERS', [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES], BASELINE !== undefined ? ['bare', 'trellis', 'baseline'] : ['bare', 'trellis'])
+const servers = list('BENCH_SERVERS', [...SERVER_NAMES, ...TRELLIS_VARIANT_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES], BASELINE !== undefined ? ['bare', 'trellis', 'baseline'] : ['bare', 'trellis'])
 const routes = ROUTES.filter((r) => list('BENCH_ROUTES', ROUTES.map((x) => x.key)).includes(r.key))
 const WARMUP = Number(process.env.BENCH_ICOUNT_WARMUP ?? 2000)
 const REQUESTS = Number(process.env.BENCH_ICOUNT_REQUESTS ?? 1000)

@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ROUTES, SERVER_NAMES, V5_SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, TRELLIS_VARIANT_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES } from './servers.mjs'
 import { askChild as ask, askCpu, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, wrkLoadGen } from './processes.mjs'
 
 const args = process.argv.slice(2)
@@ -27,7 +27,7 @@ const warmAll = warmAllAt !== -1
 if (warmAll) args.splice(warmAllAt, 1)
 const [server, routeKey, secondsArg] = args
 const route = ROUTES.find((r) => r.key === routeKey)
-const KNOWN = [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES]
+const KNOWN = [...SERVER_NAMES, ...TRELLIS_VARIANT_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES]
 if (!KNOWN.includes(server) || route === undefined) {
   console.error(`usage: node bench/profile.mjs <${KNOWN.join('|')}> <${ROUTES.map((r) => r.key).join('|')}> [seconds] [--top N] [--save file]`)
   process.exit(2)

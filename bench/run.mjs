@@ -61,7 +61,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ROUTES, SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES, V5_SERVER_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
+import { ROUTES, SERVER_NAMES, OTEL_SERVER_NAMES, OTEL_PART_NAMES, TRELLIS_VARIANT_NAMES, serverLabel, startServer, POST_BAD_BODY } from './servers.mjs'
 import { median } from './stats.mjs'
 import { machine, writeResults } from './results.mjs'
 import { askUsage, autocannonLoadGen, cpuPlan, hasCommand, killAllStarted, nodeBinary, startChild, stopChild, usagePerRequest, wrkLoadGen } from './processes.mjs'
@@ -131,7 +131,7 @@ const pick = (env, all, known = all) => {
   return [...new Set(wanted)]
 }
 // in the order named: servers start in that order (rotated each round when restarting)
-const servers = pick('BENCH_SERVERS', SERVER_NAMES, [...SERVER_NAMES, ...V5_SERVER_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES])
+const servers = pick('BENCH_SERVERS', SERVER_NAMES, [...SERVER_NAMES, ...TRELLIS_VARIANT_NAMES, ...OTEL_SERVER_NAMES, ...OTEL_PART_NAMES])
 // BENCH_SUBJECT: the server the ratio table is about (default trellis), e.g. trellis-otel
 const SUBJECT = process.env.BENCH_SUBJECT || 'trellis'
 if (!servers.includes(SUBJECT) && process.env.BENCH_SUBJECT) throw new Error(`BENCH_SUBJECT ${SUBJECT} is not in BENCH_SERVERS`)

@@ -315,9 +315,9 @@ export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 export const OTEL_SERVER_NAMES = ['trellis-otel', 'trellis-otel-sampled', 'fastify429-otel', 'fastify429-otel-sampled', 'fastify429', 'fastify5-otel']
 /** The servers that split trellis/otel's cost into parts (header), for bench/icount.mjs and bench/profile.mjs. */
 export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans', 'trellis-sdk-floor']
-/** trellis' Fastify 5 line (`trellis/v5`), and trellis without the Host and framing rules, on the same
- * routes, run when BENCH_SERVERS names them. */
-export const V5_SERVER_NAMES = ['trellis-v5', 'trellis-no-framing']
+/** Other builds and settings of trellis on the same routes, run when BENCH_SERVERS names them: its
+ * Fastify 5 line (`trellis/v5`) and trellis without the Host and framing rules. */
+export const TRELLIS_VARIANT_NAMES = ['trellis-v5', 'trellis-no-framing']
 /**
  * BENCH_BASELINE=/path/to/other/checkout: that checkout's built trellis (its dist/) joins the run as
  * server `baseline`, to measure a change against the code before it in the same interleaved rounds.

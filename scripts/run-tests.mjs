@@ -64,16 +64,20 @@ const SOCKET = /\.listen\(|createConnection\(|\bconnect\(|['"]node:(http|http2|h
 // a file whose verdict is another program's (tsc, Deno) or the documents' text says so in a comment,
 // `node-line: independent`, with its reason: the older lines' passes leave it out
 const LINE_INDEPENDENT = /node-line: independent/
-/** Whether a test file belongs to the Node-line pass (--node-line). */
-const dependsOnNodeLine = (f) => {
-  const text = readFileSync(join(root, f), 'utf8')
-  return !LINE_INDEPENDENT.test(text) && (NODE_LINE_DIRS.some((d) => f.startsWith(d)) || SOCKET.test(text))
+const sources = new Map()
+/** A test file's source, read once (the filters below and the process split read it). */
+const sourceOf = (f) => {
+  if (!sources.has(f)) sources.set(f, readFileSync(join(root, f), 'utf8'))
+  return sources.get(f)
 }
+const lineIndependent = (f) => LINE_INDEPENDENT.test(sourceOf(f))
+/** Whether a test file belongs to the Node-line pass (--node-line). */
+const dependsOnNodeLine = (f) => !lineIndependent(f) && (NODE_LINE_DIRS.some((d) => f.startsWith(d)) || SOCKET.test(sourceOf(f)))
 const files = collect(join(root, 'test'), []).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .filter((f) => !excludes.some((x) => f.includes(x)))
   .filter((f) => !nodeLine || dependsOnNodeLine(f))
-  .filter((f) => !lineDependent || !LINE_INDEPENDENT.test(readFileSync(join(root, f), 'utf8')))
+  .filter((f) => !lineDependent || !lineIndependent(f))
 if (files.length === 0) { console.error('no test files matched'); process.exit(1) }
 // the runner's limit holds for a test without its own and, a process per file, for the file as a
 // whole: 120 s, so that a file of several legitimate multi-second steps (the package tests' tsc and npm
@@ -87,7 +91,7 @@ const reporters = (to) => to === undefined || to === ''
       '--test-reporter', join(root, 'scripts', 'test-file-durations.mjs'), '--test-reporter-destination', to]
 // ECOSYSTEM_LINE set by the caller (npm run test:ecosystem-on-fastify) picks one line: no second pass
 const ecosystemV5 = process.env.ECOSYSTEM_LINE === undefined ? files.filter((f) => f.startsWith('test/ecosystem/')) : []
-const ecosystemFetch = ecosystemV5.filter((f) => readFileSync(join(root, f), 'utf8').includes('.inject('))
+const ecosystemFetch = ecosystemV5.filter((f) => sourceOf(f).includes('.inject('))
 
 // node:test runs the files of one process together from Node 22.8 (the flag is accepted under its
 // experimental name by every line since)
@@ -100,7 +104,7 @@ const OWN_PROCESS = new RegExp([
   'mock\\.(module|method|timers)', 'require\\.cache', 'test-isolation: process'
 ].join('|'))
 /** Whether a test file needs a process of its own (above). */
-const needsOwnProcess = (f) => OWN_PROCESS.test(readFileSync(join(root, f), 'utf8'))
+const needsOwnProcess = (f) => OWN_PROCESS.test(sourceOf(f))
 
 const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 }
 /** Runs one node:test process; its output goes out as it comes (live) or when it ends. */
