@@ -155,8 +155,19 @@ test('workerd: the logger writes pino\'s JSON lines to the console', { timeout: 
     try {
       const res = await getJson(`${served.base}/`)
       assert.deepEqual([res.status, res.body], [200, { hello: 'worker' }])
-      for (let i = 0; i < 50 && !served.output().includes('request completed'); i++) await new Promise((resolve) => setTimeout(resolve, 100))
-      const lines = served.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string, level?: number, reqId?: string })
+      // the readiness probe (GET /nothing-here) wrote its own 'request completed' before: wait for this
+      // request's lines, the handler's and the completion with its id
+      type Line = { msg?: string, level?: number, reqId?: string }
+      // a line still being written is left for the next look
+      const logLines = (): Line[] => served.output().split('\n').filter((l) => l.startsWith('{')).flatMap((l) => {
+        try { return [JSON.parse(l) as Line] } catch { return [] }
+      })
+      const completed = (lines: Line[]): boolean => {
+        const said = lines.find((l) => l.msg === 'hello from the worker')
+        return said !== undefined && lines.some((l) => l.msg === 'request completed' && l.reqId === said.reqId)
+      }
+      for (let i = 0; i < 100 && !completed(logLines()); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+      const lines = logLines()
       const hello = lines.find((l) => l.msg === 'hello from the worker')
       assert.ok(hello !== undefined, `the handler's log line is on workerd's output:\n${served.output()}`)
       assert.equal(hello.level, 30)
