@@ -5,7 +5,7 @@
  * cross a timeout in a loaded coverage run. The timeout is generous (tsc's CPU time is seconds; a
  * loaded machine stretches the wall time many times): what a test reports is tsc's verdict.
  */
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 
 export interface TscResult { status: number | null; output: string }
 
@@ -22,4 +22,15 @@ export function runTsc (args: string[], cwd: string, timeoutMs = 600_000): TscRe
   const result = spawnSync(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage() })
   const stopped = result.status === null ? `\ntsc was stopped (${result.signal ?? result.error?.message ?? 'unknown'}) after the ${timeoutMs / 1000} s timeout` : ''
   return { status: result.status, output: result.stdout + result.stderr + stopped }
+}
+
+/** `runTsc` without blocking: a file's programs can be checked side by side. */
+export function runTscAsync (args: string[], cwd: string, timeoutMs = 600_000): Promise<TscResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage(), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const stopped = err !== null && err.killed ? `\ntsc was stopped (${err.signal ?? 'unknown'}) after the ${timeoutMs / 1000} s timeout` : ''
+      const status = err === null ? 0 : typeof err.code === 'number' ? err.code : null
+      resolve({ status, output: stdout + stderr + stopped })
+    })
+  })
 }

@@ -6,7 +6,7 @@
  * dependencies, pino 8 among them) resolution would otherwise reach before the repository's own.
  */
 import assert from 'node:assert/strict'
-import { runTsc, TscResult } from '../run-tsc'
+import { runTscAsync, TscResult } from '../run-tsc'
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -36,8 +36,8 @@ export function project (name: string, files: Record<string, string>, links: Rec
   return dir
 }
 
-export function tsc (dir: string, ...files: string[]): TscResult {
-  return runTsc([
+export function tsc (dir: string, ...files: string[]): Promise<TscResult> {
+  return runTscAsync([
     '--noEmit', '--strict', '--skipLibCheck', '--esModuleInterop', '--preserveSymlinks',
     '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), '--target', 'es2022',
     '--module', 'node16', '--moduleResolution', 'node16', '--pretty', 'false', ...files

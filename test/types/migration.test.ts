@@ -23,11 +23,11 @@ test('before and after differ only in the import lines (and the module the decla
   }
 })
 
-test('the Fastify 4 application compiles against fastify@4.3.0 (the document shows working Fastify code)', () => {
+test('the Fastify 4 application compiles against fastify@4.3.0 (the document shows working Fastify code)', async () => {
   const dir = project('before', { 'app.ts': before }, {
     fastify: join(root, 'node_modules', 'fastify43'),
     'fastify-plugin': join(root, 'node_modules', 'fastify-plugin')
   })
-  const { status, output } = tsc(dir, 'app.ts')
+  const { status, output } = await tsc(dir, 'app.ts')
   assert.equal(status, 0, output)
 })

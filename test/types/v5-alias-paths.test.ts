@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { project, root } from './migration-project'
-import { runTsc, TscResult } from '../run-tsc'
+import { runTscAsync, TscResult } from '../run-tsc'
 
 const app = `import Fastify, { FastifyRequest } from 'fastify'
 import cors from '@fastify/cors'
@@ -40,20 +40,24 @@ function tsconfig (paths: boolean): string {
   })
 }
 
-function check (name: string, paths: boolean): TscResult {
+function check (name: string, paths: boolean): Promise<TscResult> {
   const dir = project(name, { 'app.ts': app, 'tsconfig.json': tsconfig(paths) }, { fastify: root })
   mkdirSync(join(dir, 'node_modules', '@fastify'))
   symlinkSync(join(root, 'node_modules', 'fastify5-cors'), join(dir, 'node_modules', '@fastify', 'cors'), 'dir')
-  return runTsc(['-p', '.', '--pretty', 'false'], dir)
+  return runTscAsync(['-p', '.', '--pretty', 'false'], dir)
 }
 
-test('with paths to the v5 declarations, a Fastify 5 app and @fastify/cors 11 type-check under the alias', () => {
-  const { status, output } = check('v5-alias-paths', true)
+// both programs, checked side by side from the first test
+let checks: { paths: Promise<TscResult>, noPaths: Promise<TscResult> } | undefined
+const programs = (): NonNullable<typeof checks> => (checks ??= { paths: check('v5-alias-paths', true), noPaths: check('v5-alias-no-paths', false) })
+
+test('with paths to the v5 declarations, a Fastify 5 app and @fastify/cors 11 type-check under the alias', async () => {
+  const { status, output } = await programs().paths
   assert.equal(status, 0, output)
 })
 
-test('without the mapping, the alias gives the v4 line\'s declarations', () => {
-  const { status, output } = check('v5-alias-no-paths', false)
+test('without the mapping, the alias gives the v4 line\'s declarations', async () => {
+  const { status, output } = await programs().noPaths
   assert.notEqual(status, 0)
   assert.match(output, /Property 'host' does not exist/)
 })
