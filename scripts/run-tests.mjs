@@ -26,7 +26,8 @@
 // Shared processes: starting a process through tsx and loading trellis from src/ costs about 0.7 s of
 // CPU, more than most test files' own work. Where node:test has it (--experimental-test-isolation=none),
 // the files run in two processes (one per core), each importing its half of the files: tsx, src/ and
-// the packages load once per process. A file runs in a process of its own (as all do on Node 20) when
+// the packages load once per process, and beside them a third lane runs the files that need a
+// process of their own, one at a time. A file runs in a process of its own (as all do on Node 20) when
 // its source shows it needs one: it reads process warnings (trellis emits each deprecation once per
 // process), sets process.env, listens to process events or exits, mocks modules or reads the module
 // cache (OWN_PROCESS), or
@@ -123,24 +124,24 @@ function runProcess (args, env, live) {
     })
   })
 }
-/** One pass over `list`: the shared processes side by side, then the files that need their own. */
+/**
+ * One pass over `list`. Where processes can be shared: the two shared processes and, beside them, the
+ * files that need a process of their own, one at a time (a shared process spends much of its time
+ * waiting on the children its tests start, tsc, npm and servers, so a third lane fills the cores);
+ * elsewhere every file in a process of its own, two at a time.
+ */
 async function runPass (list, env, durationsTo) {
   const own = canShare ? list.filter(needsOwnProcess) : list
   const shared = canShare ? list.filter((f) => !own.includes(f)) : []
   // dealt alternately: each process gets a share of every folder
   const halves = [shared.filter((_, i) => i % 2 === 0), shared.filter((_, i) => i % 2 === 1)].filter((h) => h.length > 0)
-  let status = 0
-  if (halves.length > 0) {
-    console.log(`# ${shared.length} files in ${halves.length} shared processes, then ${own.length} in processes of their own`)
-    const codes = await Promise.all(halves.map((half, i) => runProcess(
-      [...testArgs, '--experimental-test-isolation=none', ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...half], env, i === 0)))
-    status = codes.find((c) => c !== 0) ?? 0
-  }
-  if (own.length > 0) {
-    const code = await runProcess([...testArgs, ...reporters(durationsTo), ...own], env, true)
-    status ||= code
-  }
-  return status
+  if (halves.length === 0) return runProcess([...testArgs, ...reporters(durationsTo), ...own], env, true)
+  console.log(`# ${shared.length} files in ${halves.length} shared processes, beside them ${own.length} in processes of their own`)
+  const lanes = halves.map((half, i) => runProcess(
+    [...testArgs, '--experimental-test-isolation=none', ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...half], env, i === 0))
+  if (own.length > 0) lanes.push(runProcess([...testArgs.map((a) => a === '--test-concurrency=2' ? '--test-concurrency=1' : a), ...reporters(durationsTo), ...own], env, false))
+  const codes = await Promise.all(lanes)
+  return codes.find((c) => c !== 0) ?? 0
 }
 
 /** The passes, one after the other (under c8 when --coverage: it sees every process they start). */

@@ -5,8 +5,9 @@
 //   1. the layer check (seconds: a broken import graph stops everything at once)
 //   2. lint  |  type-check, then build
 //   3. every test under c8 with the coverage floor (needs the build)  |  the conformance ratchets
-//      (one suite file at a time: beside the tests, whose processes keep about 1.2 cores busy), then
-//      the type-check cost, then the 4.3 and 5.12 type tests
+//      (two suite files at a time: a suite file mostly waits on its own timers and processes, so two
+//      of them beside the tests take about 0.5 core), then the type-check cost, then the 4.3 and 5.12
+//      type tests
 //
 // A step beside another prints its output when it ends (the first of a group prints as it runs), so
 // the log stays readable. Every step runs even when one before it in its group failed; a failed
@@ -47,7 +48,7 @@ const groups = [
     { name: 'tests under c8 (coverage floor)', cmd: [node, 'scripts/run-tests.mjs', '--coverage'] },
     {
       name: 'conformance ratchets',
-      cmd: [node, 'conformance/ratchet.mjs', '--jobs=1'],
+      cmd: [node, 'conformance/ratchet.mjs', '--jobs=2'],
       then: {
         name: 'type-check cost',
         cmd: [npm, 'run', 'test:types-cost'],
