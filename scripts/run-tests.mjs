@@ -16,28 +16,27 @@
 //               the tests start, mapped back to src/**/*.ts through tsx's source maps; a summary on
 //               stdout, an HTML report in coverage/. The run fails when a figure is below the floor
 //               or nothing was measured; with a path filter the figures are shown but not checked.
-//   --isolation=process  every file in a process of its own, as on Node 20 (the default elsewhere
-//               where node:test can share a process, Node 22.8+, with or without --coverage: the files
-//               that need no process of their own run in two shared processes, below)
+//   --isolation=process  every file in a process of its own (the default shares processes, below,
+//               with or without --coverage)
 // TRELLIS_TEST_DURATIONS=<file>: also write the seconds each test file took, slowest first
 //               (scripts/test-file-durations.mjs; <file>.shared-1 and .shared-2 for the shared
 //               processes; the Fastify 5 ecosystem pass to <file>.v5*).
 //
 // Shared processes: starting a process through tsx and loading trellis from src/ costs about 0.7 s of
-// CPU, more than most test files' own work. Where node:test has it (--experimental-test-isolation=none),
-// the files run in two processes (one per core), each importing its half of the files: tsx, src/ and
-// the packages load once per process, and beside them a third lane runs the files that need a
-// process of their own, one at a time. A file runs in a process of its own (as all do on Node 20) when
-// its source shows it needs one: it reads process warnings (trellis emits each deprecation once per
-// process), sets process.env, listens to process events or exits, mocks modules or reads the module
-// cache (OWN_PROCESS), or
-// when it says so with a `test-isolation: process` comment (with its reason).
+// CPU, more than most test files' own work. So the files run in two processes (one per core), each
+// importing its half of the files: tsx, src/ and the packages load once per process (node:test's
+// --experimental-test-isolation=none from Node 22.8; on Node 20 a made test file that imports the
+// half), and beside them a third lane runs the files that need a process of their own, one at a
+// time. A file needs one when its source shows it: it reads process warnings (trellis emits each
+// deprecation once per process), sets process.env, listens to process events or exits, mocks modules
+// or reads the module cache (OWN_PROCESS), or it says so with a `test-isolation: process` comment
+// (with its reason).
 // At the end: the totals of every test process of the run (# tests, pass, fail, ...).
 import { spawn, spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { linkSuiteDeps } from './suite-deps.mjs'
 
 const root = new URL('..', import.meta.url).pathname
@@ -83,7 +82,8 @@ if (files.length === 0) { console.error('no test files matched'); process.exit(1
 // the runner's limit holds for a test without its own and, a process per file, for the file as a
 // whole: 120 s, so that a file of several legitimate multi-second steps (the package tests' tsc and npm
 // runs) is not stopped on a slower or busier machine, while a hang still ends the run
-const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000']
+const FILE_TIMEOUT_MS = 120_000
+const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`]
 const durations = process.env.TRELLIS_TEST_DURATIONS
 /** The reporter flags: node's default, plus the per-file durations when asked. */
 const reporters = (to) => to === undefined || to === ''
@@ -97,7 +97,27 @@ const ecosystemFetch = ecosystemV5.filter((f) => sourceOf(f).includes('.inject('
 // node:test runs the files of one process together from Node 22.8 (the flag is accepted under its
 // experimental name by every line since)
 const [major, minor] = process.versions.node.split('.').map(Number)
-const canShare = !ownProcessOnly && (major > 22 || (major === 22 && minor >= 8))
+const isolationFlag = major > 22 || (major === 22 && minor >= 8)
+const canShare = !ownProcessOnly
+/**
+ * The arguments of a shared process over `half`: node:test's own flag where it has one; before Node
+ * 22.8 (Node 20) one test file of the run's making that imports each file of the half inside a suite
+ * named after it, with the runner's time limit, so that their tests run in one process and each file
+ * is limited, timed (TRELLIS_TEST_DURATIONS) and reported as a file of its own (the made file itself
+ * has no limit: its files have theirs).
+ */
+function sharedFiles (half, i) {
+  if (isolationFlag) return ['--experimental-test-isolation=none', ...half]
+  const dir = join(root, 'node_modules', '.cache', 'trellis-shared-tests')
+  mkdirSync(dir, { recursive: true })
+  const made = join(dir, `shared-${process.pid}-${i + 1}.test.mjs`)
+  writeFileSync(made, "import { describe } from 'node:test'\n" + half.map((f) =>
+    `describe(${JSON.stringify(f)}, { timeout: ${FILE_TIMEOUT_MS} }, async () => { await import(${JSON.stringify(pathToFileURL(join(root, f)).href)}) })\n`).join(''))
+  madeFiles.push(made)
+  return [made]
+}
+/** The files sharedFiles made, removed when their pass ends. */
+const madeFiles = []
 const OWN_PROCESS = new RegExp([
   'emitWarning', "'warning'", 'FSTDEP', 'TRL[A-Z]+\\d{3}', 'DeprecationWarning', // warnings: once per process
   'process\\.env\\.\\w+ *= *[^=]', 'process\\.env\\[[^\\]]*\\] *= *[^=]', 'delete process\\.env', 'process\\.chdir',
@@ -137,10 +157,13 @@ async function runPass (list, env, durationsTo) {
   const halves = [shared.filter((_, i) => i % 2 === 0), shared.filter((_, i) => i % 2 === 1)].filter((h) => h.length > 0)
   if (halves.length === 0) return runProcess([...testArgs, ...reporters(durationsTo), ...own], env, true)
   console.log(`# ${shared.length} files in ${halves.length} shared processes, beside them ${own.length} in processes of their own`)
+  // a made file (Node 20) has no limit of its own: each of its files has one
+  const sharedArgs = isolationFlag ? testArgs : testArgs.filter((a) => !a.startsWith('--test-timeout='))
   const lanes = halves.map((half, i) => runProcess(
-    [...testArgs, '--experimental-test-isolation=none', ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...half], env, i === 0))
+    [...sharedArgs, ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...sharedFiles(half, i)], env, i === 0))
   if (own.length > 0) lanes.push(runProcess([...testArgs.map((a) => a === '--test-concurrency=2' ? '--test-concurrency=1' : a), ...reporters(durationsTo), ...own], env, false))
   const codes = await Promise.all(lanes)
+  for (const made of madeFiles.splice(0)) rmSync(made, { force: true })
   return codes.find((c) => c !== 0) ?? 0
 }
 
