@@ -64,7 +64,12 @@ function isUtf8 (encoding: unknown): boolean {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8'
 }
 
-export class FetchServerResponse extends Stream {
+/**
+ * Its prototype is Stream's (`instanceof Stream`, `EventEmitter`), but no Stream/EventEmitter
+ * constructor runs per response: EventEmitter makes its listener table on the first listener.
+ */
+export interface FetchServerResponse extends Stream {}
+export class FetchServerResponse {
   statusCode = 200
   statusMessage = ''
   sendDate = false
@@ -90,7 +95,6 @@ export class FetchServerResponse extends Stream {
   private reject!: (err: unknown) => void
 
   constructor (req: FetchIncomingMessage) {
-    super()
     this.req = req
     this.response = new Promise<Response>((resolve, reject) => { this.resolve = resolve; this.reject = reject })
   }
@@ -292,6 +296,9 @@ export class FetchServerResponse extends Stream {
     this.writableFinished = true
   }
 }
+
+Object.setPrototypeOf(FetchServerResponse.prototype, Stream.prototype)
+Object.setPrototypeOf(FetchServerResponse, Stream)
 
 function byteLength (chunk: Uint8Array): number { return chunk.byteLength }
 
