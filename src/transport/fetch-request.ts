@@ -141,13 +141,14 @@ export class FetchIncomingMessage {
   method: string
   url: string
   headers: Record<string, string | string[]>
-  readonly httpVersion = '1.1'
-  readonly httpVersionMajor = 1
-  readonly httpVersionMinor = 1
+  // constants on the prototype (below), not stored per request
+  declare readonly httpVersion: '1.1'
+  declare readonly httpVersionMajor: 1
+  declare readonly httpVersionMinor: 1
   aborted = false
   complete = false
-  readonly trailers: Record<string, string> = {}
-  readonly rawTrailers: string[] = []
+  private trailersMade: Record<string, string> | undefined = undefined
+  private rawTrailersMade: string[] | undefined = undefined
   /** The Request this message stands for. */
   readonly request: Request
   /** The arguments after the Request (`env, ctx` on Workers, the server on Bun, the handler info on Deno). */
@@ -187,6 +188,10 @@ export class FetchIncomingMessage {
   }
 
   get connection (): FetchSocket { return this.socket }
+
+  /** A fetch Request brings no trailers: empty, made on first read. */
+  get trailers (): Record<string, string> { return (this.trailersMade ??= {}) }
+  get rawTrailers (): string[] { return (this.rawTrailersMade ??= []) }
 
   /** The header lines as a flat list, made on first read from the headers as they were then (node's are fixed at parse). */
   get rawHeaders (): string[] {
@@ -311,6 +316,9 @@ export class FetchIncomingMessage {
  * runs Readable's constructor on the message (listeners added before it are kept).
  */
 Object.setPrototypeOf(FetchIncomingMessage.prototype, Readable.prototype)
+for (const [name, value] of [['httpVersion', '1.1'], ['httpVersionMajor', 1], ['httpVersionMinor', 1]] as const) {
+  Object.defineProperty(FetchIncomingMessage.prototype, name, { value, writable: true, configurable: true })
+}
 Object.setPrototypeOf(FetchIncomingMessage, Readable)
 
 /**

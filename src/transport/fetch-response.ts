@@ -74,12 +74,13 @@ export class FetchServerResponse {
   statusMessage = ''
   sendDate = false
   headersSent = false
-  readonly writable = true
+  // constants on the prototype (below), not stored per response
+  declare readonly writable: true
+  declare readonly writableCorked: 0
+  declare readonly writableObjectMode: false
+  declare readonly writableHighWaterMark: number
   writableEnded = false
   writableFinished = false
-  readonly writableCorked = 0
-  readonly writableObjectMode = false
-  readonly writableHighWaterMark = HIGH_WATER_MARK
   destroyed = false
   closed = false
   /** Trailers the reply added (a fetch Response cannot carry them). */
@@ -299,6 +300,9 @@ export class FetchServerResponse {
 
 Object.setPrototypeOf(FetchServerResponse.prototype, Stream.prototype)
 Object.setPrototypeOf(FetchServerResponse, Stream)
+for (const [name, value] of [['writable', true], ['writableCorked', 0], ['writableObjectMode', false], ['writableHighWaterMark', HIGH_WATER_MARK]] as const) {
+  Object.defineProperty(FetchServerResponse.prototype, name, { value, writable: true, configurable: true })
+}
 
 function byteLength (chunk: Uint8Array): number { return chunk.byteLength }
 
