@@ -178,8 +178,9 @@ export class FetchIncomingMessage {
     const headers = headersOf(request.headers)
     // a Request made in-process carries no Host: the URL's authority is what a client would send
     if (headers.host === undefined) headers.host = url.host
-    // a body of unknown length goes as a client sends one over a socket: chunked
-    if (request.body !== null && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['transfer-encoding'] = 'chunked'
+    // a body of unknown length goes as a client sends one over a socket: chunked. `request.body` is
+    // read last: on Bun reading it makes the body a stream, which `arrayBuffer()` then has to drain
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && this.method !== 'GET' && this.method !== 'HEAD' && request.body !== null) headers['transfer-encoding'] = 'chunked'
     this.headers = headers
   }
 
@@ -272,11 +273,11 @@ export class FetchIncomingMessage {
    * stream: `request.arrayBuffer()` with no Node stream between. Null when the stream was touched.
    */
   [kWholeBody] (): Promise<Buffer> | null {
-    const body = this.request.body
-    if (this.reader !== undefined || (this.streaming && (this.readableDidRead || this.destroyed)) || (body !== null && body.locked)) return null
+    // `request.body` is not read here (on Bun that makes the body a stream): a body someone else
+    // has read is `bodyUsed`; one locked by another reader makes arrayBuffer() reject
+    if (this.reader !== undefined || (this.streaming && (this.readableDidRead || this.destroyed)) || this.request.bodyUsed) return null
     this.complete = true
     this.taken = true
-    if (body === null) return Promise.resolve(Buffer.alloc(0))
     return this.request.arrayBuffer().then((data) => Buffer.from(data))
   }
 
