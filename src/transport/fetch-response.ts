@@ -303,6 +303,9 @@ Object.setPrototypeOf(FetchServerResponse, Stream)
 for (const [name, value] of [['writable', true], ['writableCorked', 0], ['writableObjectMode', false], ['writableHighWaterMark', HIGH_WATER_MARK]] as const) {
   Object.defineProperty(FetchServerResponse.prototype, name, { value, writable: true, configurable: true })
 }
+// a write after the end is reported to an 'error' listener only, never thrown (failLater): the
+// request path need not add a listener per response (server/guarded-response.ts, the same registered symbol)
+;(FetchServerResponse.prototype as unknown as Record<symbol, boolean>)[Symbol.for('trellis.guardsWriteAfterEnd')] = true
 
 function byteLength (chunk: Uint8Array): number { return chunk.byteLength }
 

@@ -40,6 +40,27 @@ export const RAW_CASES: RawCase[] = [
     }
   },
   {
+    name: 'reply.raw gets no error listener per response, and a write after the end throws nothing',
+    async run (trellis, send) {
+      const app = trellis()
+      let listeners = -1
+      let late: unknown = 'not called'
+      app.get('/', (_request: any, reply: any) => {
+        listeners = reply.raw.listenerCount('error')
+        reply.send('ok')
+        // the answer has ended: the write fails to its callback, no 'error' is thrown at anyone
+        reply.raw.write('late', (err?: Error | null) => { late = err?.code })
+      })
+      try {
+        const res = await send(app, '/')
+        assert.equal(await res.text(), 'ok')
+        await settle(30)
+        assert.equal(listeners, 0)
+        assert.equal(late, 'ERR_STREAM_WRITE_AFTER_END')
+      } finally { await app.close() }
+    }
+  },
+  {
     name: 'a plugin reading request.raw.headers and rawHeaders sees plain lower-cased headers',
     async run (trellis, send) {
       const app = trellis()
