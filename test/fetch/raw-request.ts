@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict'
 import { EventEmitter } from 'node:events'
 import { Readable, Stream, Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 
 /** Sends one request to the application (through app.fetch, or over a socket to where it listens). */
 export type Send = (app: any, path: string, init?: RequestInit) => Promise<Response>
@@ -49,7 +48,7 @@ export const RAW_CASES: RawCase[] = [
         listeners = reply.raw.listenerCount('error')
         reply.send('ok')
         // the answer has ended: the write fails to its callback, no 'error' is thrown at anyone
-        reply.raw.write('late', (err?: Error | null) => { late = err?.code })
+        reply.raw.write('late', (err?: NodeJS.ErrnoException | null) => { late = err?.code })
       })
       try {
         const res = await send(app, '/')
@@ -131,9 +130,7 @@ export const RAW_CASES: RawCase[] = [
       app.addContentTypeParser('application/octet-stream', (_request: any, _payload: any, done: (err: Error | null, body?: unknown) => void) => { done(null) })
       app.post('/', async (request: any) => {
         const chunks: Buffer[] = []
-        await pipeline(request.raw, async function * (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) chunks.push(chunk)
-        })
+        for await (const chunk of request.raw) chunks.push(chunk as Buffer)
         return { length: Buffer.concat(chunks).length, ended: request.raw.readableEnded }
       })
       try {
