@@ -9,8 +9,11 @@
  */
 import http from 'node:http'
 
-/** On the prototype of responses that guard themselves against write-after-end errors. */
-const kGuardsWriteAfterEnd = Symbol('trellis.guardsWriteAfterEnd')
+/**
+ * On the prototype of responses that guard themselves against write-after-end errors (a registered
+ * symbol: transport/fetch-response.ts, whose response never throws such an error, sets it too).
+ */
+const kGuardsWriteAfterEnd = Symbol.for('trellis.guardsWriteAfterEnd')
 
 function ignoreError (): void {}
 

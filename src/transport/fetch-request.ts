@@ -104,23 +104,58 @@ export function splitRequestUrl (href: string): RequestUrl | null {
   return { path: rest === '' || rest[0] === '?' ? '/' + rest : rest, host, encrypted: href.startsWith('https:') }
 }
 
-export class FetchIncomingMessage extends Readable {
+const READABLE_OPTIONS = { autoDestroy: false }
+/** Bun's Headers have `toJSON()`: the headers as a plain object (set-cookie a list), made natively. */
+const BUN = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined'
+
+function setOwn (target: object, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true })
+}
+
+/** The Request's headers as IncomingMessage's `headers`: lower-cased names, repeated values joined, set-cookie a list. */
+function headersOf (source: Headers): Record<string, string | string[]> {
+  const toJSON = BUN ? (source as Headers & { toJSON?: () => Record<string, string | string[]> }).toJSON : undefined
+  if (typeof toJSON === 'function') {
+    // Bun: made natively (a `__proto__` header is an own property there); set-cookie is already a list
+    const headers = toJSON.call(source)
+    const cookie = headers['set-cookie']
+    if (typeof cookie === 'string') headers['set-cookie'] = [cookie]
+    return headers
+  }
+  const headers: Record<string, string | string[]> = {}
+  source.forEach((value, name) => {
+    if (name === '__proto__') setOwn(headers, name, value)
+    else headers[name] = value
+  })
+  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = source.getSetCookie()
+  return headers
+}
+
+/**
+ * A Node Readable (`instanceof Readable`, `Stream`, `EventEmitter`: its prototype is Readable's)
+ * whose Readable constructor has not run: the ReadableState is made on first use (see
+ * `_readableState` below), not per request.
+ */
+export interface FetchIncomingMessage extends Readable {}
+export class FetchIncomingMessage {
   method: string
   url: string
   headers: Record<string, string | string[]>
-  readonly httpVersion = '1.1'
-  readonly httpVersionMajor = 1
-  readonly httpVersionMinor = 1
+  // constants on the prototype (below), not stored per request
+  declare readonly httpVersion: '1.1'
+  declare readonly httpVersionMajor: 1
+  declare readonly httpVersionMinor: 1
   aborted = false
   complete = false
-  readonly trailers: Record<string, string> = {}
-  readonly rawTrailers: string[] = []
+  private trailersMade: Record<string, string> | undefined = undefined
+  private rawTrailersMade: string[] | undefined = undefined
   /** The Request this message stands for. */
   readonly request: Request
   /** The arguments after the Request (`env, ctx` on Workers, the server on Bun, the handler info on Deno). */
   readonly context: readonly unknown[]
   private readonly encrypted: boolean
   private socketMade: FetchSocket | undefined = undefined
+  private rawHeadersMade: string[] | undefined = undefined
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined
   /** The response of this exchange (set by ./fetch.ts): what an abort destroys. */
   res: { destroy: (err?: Error) => unknown, readonly writableEnded: boolean, readonly destroyed: boolean } | null = null
@@ -131,25 +166,21 @@ export class FetchIncomingMessage extends Readable {
   private onAbort: (() => void) | null = null
   /** The body was taken whole (kWholeBody): the stream has nothing more. */
   private taken = false
+  /** Readable's state exists: something used this message as a stream (or destroyed it). */
+  streaming = false
 
   constructor (request: Request, url: RequestUrl, context: readonly unknown[]) {
-    // 'close' is the exchange's end (answered or aborted), as node's request emits it, not the body's end
-    super({ autoDestroy: false })
     this.request = request
     this.context = context
     this.method = request.method
     this.url = url.path
     this.encrypted = url.encrypted
-    const headers: Record<string, string | string[]> = {}
-    request.headers.forEach((value, name) => {
-      if (name === '__proto__') Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true })
-      else headers[name] = value
-    })
-    if (headers['set-cookie'] !== undefined) headers['set-cookie'] = request.headers.getSetCookie()
+    const headers = headersOf(request.headers)
     // a Request made in-process carries no Host: the URL's authority is what a client would send
     if (headers.host === undefined) headers.host = url.host
-    // a body of unknown length goes as a client sends one over a socket: chunked
-    if (request.body !== null && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['transfer-encoding'] = 'chunked'
+    // a body of unknown length goes as a client sends one over a socket: chunked. `request.body` is
+    // read last: on Bun reading it makes the body a stream, which `arrayBuffer()` then has to drain
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && this.method !== 'GET' && this.method !== 'HEAD' && request.body !== null) headers['transfer-encoding'] = 'chunked'
     this.headers = headers
   }
 
@@ -159,14 +190,20 @@ export class FetchIncomingMessage extends Readable {
 
   get connection (): FetchSocket { return this.socket }
 
+  /** A fetch Request brings no trailers: empty, made on first read. */
+  get trailers (): Record<string, string> { return (this.trailersMade ??= {}) }
+  get rawTrailers (): string[] { return (this.rawTrailersMade ??= []) }
+
+  /** The header lines as a flat list, made on first read from the headers as they were then (node's are fixed at parse). */
   get rawHeaders (): string[] {
+    if (this.rawHeadersMade !== undefined) return this.rawHeadersMade
     const list: string[] = []
     for (const name of Object.keys(this.headers)) {
       const value = this.headers[name]
       if (Array.isArray(value)) for (const v of value) list.push(name, v)
-      else list.push(name, value)
+      else if (value !== undefined) list.push(name, value)
     }
-    return list
+    return (this.rawHeadersMade = list)
   }
 
   setTimeout (): this { return this }
@@ -177,11 +214,25 @@ export class FetchIncomingMessage extends Readable {
     return this
   }
 
-  override on (event: string | symbol, listener: (...args: any[]) => void): this { super.on(event, listener); return this.armFor(event) }
-  override addListener (event: string | symbol, listener: (...args: any[]) => void): this { return this.on(event, listener) }
-  override once (event: string | symbol, listener: (...args: any[]) => void): this { super.once(event, listener); return this.armFor(event) }
-  override prependListener (event: string | symbol, listener: (...args: any[]) => void): this { super.prependListener(event, listener); return this.armFor(event) }
-  override prependOnceListener (event: string | symbol, listener: (...args: any[]) => void): this { super.prependOnceListener(event, listener); return this.armFor(event) }
+  // Readable's own `on`/`removeListener` touch its state for every event: only 'data' and 'readable' need it
+  on (event: string | symbol, listener: (...args: any[]) => void): this {
+    if (event === 'data' || event === 'readable') Readable.prototype.on.call(this, event, listener)
+    else EventEmitter.prototype.on.call(this, event, listener)
+    return this.armFor(event)
+  }
+
+  addListener (event: string | symbol, listener: (...args: any[]) => void): this { return this.on(event, listener) }
+  once (event: string | symbol, listener: (...args: any[]) => void): this { Readable.prototype.once.call(this, event, listener); return this.armFor(event) }
+  prependListener (event: string | symbol, listener: (...args: any[]) => void): this { Readable.prototype.prependListener.call(this, event, listener); return this.armFor(event) }
+  prependOnceListener (event: string | symbol, listener: (...args: any[]) => void): this { Readable.prototype.prependOnceListener.call(this, event, listener); return this.armFor(event) }
+
+  removeListener (event: string | symbol, listener: (...args: any[]) => void): this {
+    if (event === 'data' || event === 'readable') Readable.prototype.removeListener.call(this, event, listener)
+    else EventEmitter.prototype.removeListener.call(this, event, listener)
+    return this
+  }
+
+  off (event: string | symbol, listener: (...args: any[]) => void): this { return this.removeListener(event, listener) }
 
   /** Arms the abort watch (once): from now on the Request's signal aborting aborts the exchange. */
   watchAbort (): void {
@@ -222,26 +273,26 @@ export class FetchIncomingMessage extends Readable {
    * stream: `request.arrayBuffer()` with no Node stream between. Null when the stream was touched.
    */
   [kWholeBody] (): Promise<Buffer> | null {
-    const body = this.request.body
-    if (this.reader !== undefined || this.readableDidRead || this.destroyed || (body !== null && body.locked)) return null
+    // `request.body` is not read here (on Bun that makes the body a stream): a body someone else
+    // has read is `bodyUsed`; one locked by another reader makes arrayBuffer() reject
+    if (this.reader !== undefined || (this.streaming && (this.readableDidRead || this.destroyed)) || this.request.bodyUsed) return null
     this.complete = true
     this.taken = true
-    if (body === null) return Promise.resolve(Buffer.alloc(0))
     return this.request.arrayBuffer().then((data) => Buffer.from(data))
   }
 
   // a request path that destroys the request with an error (a non-string rewriteUrl) fails the exchange
-  override destroy (err?: Error): this {
+  destroy (err?: Error): this {
     if (err !== undefined && err !== null) {
       const res = this.res
       if (res !== null && !res.destroyed) res.destroy(err)
       // nobody listens for it here: the exchange's failure is the error's only consequence
-      if (this.listenerCount('error') === 0) return super.destroy()
+      if (this.listenerCount('error') === 0) return Readable.prototype.destroy.call(this) as this
     }
-    return super.destroy(err)
+    return Readable.prototype.destroy.call(this, err) as this
   }
 
-  override _read (): void {
+  _read (): void {
     // a body read as a stream: a client that goes must reach its reader
     if (!this.watched) this.watchAbort()
     const body = this.request.body
@@ -254,10 +305,52 @@ export class FetchIncomingMessage extends Readable {
     }, (err: unknown) => { this.destroy(err as Error) })
   }
 
-  override _destroy (err: Error | null, callback: (err?: Error | null) => void): void {
+  _destroy (err: Error | null, callback: (err?: Error | null) => void): void {
     if (this.reader !== undefined && !this.complete) this.reader.cancel().catch(noop)
     callback(err)
   }
 }
+
+/**
+ * Readable's state, made on first read: everything of Readable (`read`, `pipe`, `on('data')`,
+ * async iteration, `destroy`, `readableEnded`, ...) reads `_readableState`, so the first of them
+ * runs Readable's constructor on the message (listeners added before it are kept).
+ */
+Object.setPrototypeOf(FetchIncomingMessage.prototype, Readable.prototype)
+for (const [name, value] of [['httpVersion', '1.1'], ['httpVersionMajor', 1], ['httpVersionMinor', 1]] as const) {
+  Object.defineProperty(FetchIncomingMessage.prototype, name, { value, writable: true, configurable: true })
+}
+Object.setPrototypeOf(FetchIncomingMessage, Readable)
+
+/**
+ * What the request path asks of every request (body.ts: `destroyed`, `readableEnded`) answered
+ * without making the state: a message nobody used as a stream is neither destroyed nor ended.
+ */
+for (const [name, fresh] of [['destroyed', false], ['readableEnded', false], ['readableDidRead', false]] as const) {
+  const inherited = Object.getOwnPropertyDescriptor(Readable.prototype, name)
+  const get = inherited?.get
+  if (get === undefined) continue
+  Object.defineProperty(FetchIncomingMessage.prototype, name, {
+    configurable: true,
+    get (this: FetchIncomingMessage) { return this.streaming ? get.call(this) : fresh },
+    ...(inherited?.set === undefined ? {} : { set: inherited.set })
+  })
+}
+
+Object.defineProperty(FetchIncomingMessage.prototype, '_readableState', {
+  configurable: true,
+  get (this: FetchIncomingMessage & Record<string, unknown>) {
+    const events = this._events
+    const count = this._eventsCount
+    ;(Readable as unknown as (this: unknown, options: unknown) => void).call(this, READABLE_OPTIONS)
+    // every runtime's EventEmitter keeps an own `_events`; this makes sure of it
+    if (events !== undefined && this._events !== events) { this._events = events; this._eventsCount = count }
+    return this._readableState
+  },
+  set (this: FetchIncomingMessage, value: unknown) {
+    setOwn(this, '_readableState', value)
+    this.streaming = true
+  }
+})
 
 function noop (): void {}

@@ -64,17 +64,23 @@ function isUtf8 (encoding: unknown): boolean {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8'
 }
 
-export class FetchServerResponse extends Stream {
+/**
+ * Its prototype is Stream's (`instanceof Stream`, `EventEmitter`), but no Stream/EventEmitter
+ * constructor runs per response: EventEmitter makes its listener table on the first listener.
+ */
+export interface FetchServerResponse extends Stream {}
+export class FetchServerResponse {
   statusCode = 200
   statusMessage = ''
   sendDate = false
   headersSent = false
-  readonly writable = true
+  // constants on the prototype (below), not stored per response
+  declare readonly writable: true
+  declare readonly writableCorked: 0
+  declare readonly writableObjectMode: false
+  declare readonly writableHighWaterMark: number
   writableEnded = false
   writableFinished = false
-  readonly writableCorked = 0
-  readonly writableObjectMode = false
-  readonly writableHighWaterMark = HIGH_WATER_MARK
   destroyed = false
   closed = false
   /** Trailers the reply added (a fetch Response cannot carry them). */
@@ -90,7 +96,6 @@ export class FetchServerResponse extends Stream {
   private reject!: (err: unknown) => void
 
   constructor (req: FetchIncomingMessage) {
-    super()
     this.req = req
     this.response = new Promise<Response>((resolve, reject) => { this.resolve = resolve; this.reject = reject })
   }
@@ -292,6 +297,15 @@ export class FetchServerResponse extends Stream {
     this.writableFinished = true
   }
 }
+
+Object.setPrototypeOf(FetchServerResponse.prototype, Stream.prototype)
+Object.setPrototypeOf(FetchServerResponse, Stream)
+for (const [name, value] of [['writable', true], ['writableCorked', 0], ['writableObjectMode', false], ['writableHighWaterMark', HIGH_WATER_MARK]] as const) {
+  Object.defineProperty(FetchServerResponse.prototype, name, { value, writable: true, configurable: true })
+}
+// a write after the end is reported to an 'error' listener only, never thrown (failLater): the
+// request path need not add a listener per response (server/guarded-response.ts, the same registered symbol)
+;(FetchServerResponse.prototype as unknown as Record<symbol, boolean>)[Symbol.for('trellis.guardsWriteAfterEnd')] = true
 
 function byteLength (chunk: Uint8Array): number { return chunk.byteLength }
 

@@ -11,7 +11,11 @@ import type { Dispatch, TransportRequest, TransportResponse } from './contract'
 import { FetchIncomingMessage, splitRequestUrl } from './fetch-request'
 import { FetchServerResponse } from './fetch-response'
 
+const NativeRequest: typeof Request | undefined = typeof Request === 'function' ? Request : undefined
+
+/** The runtime's own Request (the common case, one check), or an object shaped like one (a polyfill's, another realm's). */
 export function isFetchRequest (value: unknown): value is Request {
+  if (NativeRequest !== undefined && value instanceof NativeRequest) return true
   return value !== null && typeof value === 'object' && typeof (value as Request).url === 'string' &&
     typeof (value as Request).method === 'string' && typeof (value as Request).headers?.forEach === 'function'
 }

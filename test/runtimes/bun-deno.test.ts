@@ -3,7 +3,8 @@
 // loads the built dist/ and serves with listen() on Bun.serve / Deno.serve over a loopback port: the
 // behaviour table on both lines (socket and app.fetch, the same answers), the runtime's own
 // convention with a detached app.fetch, listen's results, app.server.address(), graceful close,
-// the log line and runtimeServer option, and ecosystem plugins (@fastify/websocket on node:http).
+// the log line and runtimeServer option, ecosystem plugins (@fastify/websocket on node:http), and
+// request.raw / reply.raw as plugins use them (../fetch/raw-request.ts).
 // Each check the runner reports is a subtest here. A runtime whose package cannot be installed or
 // whose binary does not run here is skipped, saying which package.
 import { test } from 'node:test'
@@ -12,6 +13,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { CASES } from '../fetch/behaviour-table'
+import { RAW_CASES } from '../fetch/raw-request'
 
 const root = join(__dirname, '..', '..')
 // the first run installs the binaries (about 200 MB from npm): more than the suite's 60 s per test
@@ -45,6 +47,7 @@ for (const [runtime, args] of [['bun', ['test/runtimes/runner.ts']], ['deno', ['
     assert.ok(done, `the runner did not finish:\n${output.slice(-3000)}`)
     assert.equal(results.filter((r) => r.name.startsWith('table ')).length, tableChecks, 'every case of the behaviour table ran on both lines')
     assert.ok(results.length >= tableChecks + 12, `conventions and plugins ran (${results.length} checks)`)
+    assert.equal(results.filter((r) => r.name.startsWith('raw request, ')).length, 2 * RAW_CASES.length, 'every raw request case ran through app.fetch and over a socket')
     for (const result of results) {
       await t.test(result.name, () => { if (!result.ok) assert.fail(result.error) })
     }

@@ -10,7 +10,9 @@
 //   graceful close with a request in flight, the log line saying which server serves and the
 //   runtimeServer option choosing node:http;
 // - ecosystem plugins over the socket: @fastify/compress, cors, cookie, multipart, helmet, and
-//   @fastify/websocket, which needs app.server's 'upgrade' event: node:http serves it.
+//   @fastify/websocket, which needs app.server's 'upgrade' event: node:http serves it;
+// - request.raw / reply.raw as plugins use them (../fetch/raw-request.ts), through app.fetch and
+//   over a socket to the native server.
 // Output: one line `RESULT <json>` per check ({ name, ok, error? }), then `DONE`.
 import http from 'node:http'
 import { createRequire } from 'node:module'
@@ -19,6 +21,7 @@ import { Writable } from 'node:stream'
 import { gunzipSync } from 'node:zlib'
 import assert from 'node:assert/strict'
 import { CASES, sendThroughFetch, type Answer, type BehaviourCase, type Line, type Sent } from '../fetch/behaviour-table'
+import { RAW_CASES, type Send } from '../fetch/raw-request'
 
 // started from the repository's root (./bun-deno.test.ts does): the file runs as ESM under Bun and Deno
 const root = process.cwd()
@@ -382,11 +385,25 @@ async function ecosystem (): Promise<void> {
   })
 }
 
+/** ../fetch/raw-request.ts: request.raw / reply.raw as plugins use them, through app.fetch and over a socket to the native server. */
+async function rawRequest (): Promise<void> {
+  const throughFetch: Send = (app, path, init) => app.fetch(new Request(`http://localhost${path}`, init))
+  const overSocket: Send = async (app, path, init) => {
+    if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' })
+    return await fetch(`http://127.0.0.1:${app.server.address().port}${path}`, init)
+  }
+  for (const c of RAW_CASES) {
+    await check(`raw request, app.fetch: ${c.name}`, () => c.run(lines[4], throughFetch))
+    await check(`raw request, ${SERVER}: ${c.name}`, () => c.run(lines[5], overSocket))
+  }
+}
+
 async function main (): Promise<void> {
   const only = process.env.TRELLIS_RUNTIME_PART
   if (only === undefined || only === 'table') await behaviourTable()
   if (only === undefined || only === 'conventions') await conventions()
   if (only === undefined || only === 'ecosystem') await ecosystem()
+  if (only === undefined || only === 'raw') await rawRequest()
   console.log('DONE')
   // Bun and Deno keep running while a handle is open: a leftover would hang the parent's test
   setTimeout(() => { process.exit(0) }, 100)
