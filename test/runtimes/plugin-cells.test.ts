@@ -3,7 +3,8 @@
 // sockets of their own and no upgrade) is served three ways and the same checks (./plugin-checks.ts)
 // run over HTTP against each: by workerd, built with `trellis build --target worker` (the built
 // dist/ CLI); by Bun and by Deno natively (./fixtures/plugins/serve.mjs: listen() on Bun.serve /
-// Deno.serve). @fastify/under-pressure (./fixtures/plugins/pressure-app.mjs) is served beside it: on
+// Deno.serve); and, as the reference the checks are held to, by Node through app.fetch in this
+// process. @fastify/under-pressure (./fixtures/plugins/pressure-app.mjs) is served beside it: on
 // Bun and Deno its status route answers; on workerd the Worker fails at its first request (workerd
 // has no perf_hooks.monitorEventLoopDelay), a second service of the same workerd process. The
 // plugins that cannot exist on Workers (./fixtures/plugins/unavailable-app.mjs) fail the worker
@@ -19,7 +20,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PLUGIN_CHECKS } from './plugin-checks'
+import { pathToFileURL } from 'node:url'
+import trellis from '../../src/index'
+import { PLUGIN_CHECKS, type Send } from './plugin-checks'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -112,7 +115,7 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
     try {
       const base = `http://127.0.0.1:${port}`
       await until(`workerd did not serve on ${port}`, served, async () => (await fetch(`${base}/nothing-here`)).status === 404 ? true : undefined)
-      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on workerd`, () => check.run(base))
+      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on workerd`, () => check.run(base, fetch))
       await t.test('under-pressure on workerd: not available, the first request fails (no perf_hooks.monitorEventLoopDelay)', async () => {
         const res = await fetch(`http://127.0.0.1:${pressurePort}/pressure/status`)
         assert.equal(res.status, 500)
@@ -166,7 +169,7 @@ for (const [runtime, args, server] of [['bun', [], 'Bun.serve'], ['deno', ['run'
       const port = await until(`${runtime} did not serve`, served, async () => /^LISTENING (\d+)$/m.exec(served.output())?.[1])
       assert.match(served.output(), new RegExp(`"msg":"Serving with ${server.replace('.', '\\.')}`), `served natively:\n${served.output().slice(0, 2000)}`)
       const base = `http://127.0.0.1:${port}`
-      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on ${runtime}`, () => check.run(base))
+      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on ${runtime}`, () => check.run(base, fetch))
       await t.test(`under-pressure on ${runtime}: its status route`, async () => {
         const res = await fetch(`${base}/pressure/status`)
         assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
@@ -176,3 +179,19 @@ for (const [runtime, args, server] of [['bun', [], 'Bun.serve'], ['deno', ['run'
     }
   })
 }
+
+test('node: the plugins of docs/runtimes.md\'s table through app.fetch (Fastify 4 line), the checks\' reference', async (t) => {
+  const app = trellis()
+  for (const name of ['plugins', 'pressure']) app.register((await import(pathToFileURL(join(root, FIXTURES, `${name}-app.mjs`)).href)).default)
+  const send: Send = async (url, init) => app.fetch(new Request(url, init))
+  try {
+    const base = 'http://cells.test'
+    for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on Node's app.fetch`, () => check.run(base, send))
+    await t.test('under-pressure on Node\'s app.fetch: its status route', async () => {
+      const res = await send(`${base}/pressure/status`)
+      assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
+    })
+  } finally {
+    await app.close()
+  }
+})

@@ -1,15 +1,18 @@
 // The checks of docs/runtimes.md's plugin table (Bun, Deno, Workers columns): one scenario per plugin
 // of ./fixtures/plugins/plugins-app.mjs, over HTTP against a base URL, so that every server the
-// table names (workerd, Bun.serve, Deno.serve: ./plugin-cells.test.ts) runs the same list and they
-// cannot drift. Each check asserts the plugin's observable effect: without the plugin the answer
-// differs. A server serves one application, so each check runs once per server (the circuit
-// breaker and the rate limit count).
+// table names (workerd, Bun.serve, Deno.serve, and Node's app.fetch: ./plugin-cells.test.ts) runs
+// the same list and they cannot drift. Each check asserts the plugin's observable effect: without
+// the plugin the answer differs. A server serves one application, so each check runs once per
+// server (the circuit breaker and the rate limit count).
 import assert from 'node:assert/strict'
+
+/** How a check sends a request: the global fetch over a socket, or an application's app.fetch. */
+export type Send = (url: string, init?: RequestInit) => Promise<Response>
 
 export interface PluginCheck {
   /** the table's row */
   plugin: string
-  run: (base: string) => Promise<void>
+  run: (base: string, fetch: Send) => Promise<void>
 }
 
 async function json (res: Response): Promise<unknown> {
@@ -20,14 +23,14 @@ async function json (res: Response): Promise<unknown> {
 export const PLUGIN_CHECKS: PluginCheck[] = [
   {
     plugin: 'accepts',
-    run: async (base) => {
+    run: async (base, fetch) => {
       assert.deepEqual(await json(await fetch(`${base}/accepts/`, { headers: { accept: 'text/html' } })), { type: 'html' })
       assert.deepEqual(await json(await fetch(`${base}/accepts/`, { headers: { accept: 'application/json' } })), { type: 'json' })
     }
   },
   {
     plugin: 'auth, basic-auth',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const none = await fetch(`${base}/basic/`)
       assert.equal(none.status, 401)
       assert.match(none.headers.get('www-authenticate') ?? '', /^Basic realm="cells"/)
@@ -41,7 +44,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'bearer-auth',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const none = await fetch(`${base}/bearer/`)
       assert.deepEqual([none.status, await json(none)], [401, { error: 'missing authorization header' }])
       const wrong = await fetch(`${base}/bearer/`, { headers: { authorization: 'Bearer nope' } })
@@ -53,7 +56,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'caching, etag',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const first = await fetch(`${base}/caching/`)
       assert.equal(first.status, 200)
       assert.equal(first.headers.get('cache-control'), 'private, max-age=60')
@@ -67,7 +70,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'circuit-breaker',
-    run: async (base) => {
+    run: async (base, fetch) => {
       // the handler's error first; failures then open the circuit (threshold 2), and the route is
       // refused with 503 without running the handler
       const failed = await fetch(`${base}/breaker/`)
@@ -82,7 +85,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'cookie',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const res = await fetch(`${base}/cookie/`, { headers: { cookie: 'in=hello' } })
       assert.deepEqual(await json(res), { seen: 'hello' })
       const set = res.headers.getSetCookie()
@@ -96,7 +99,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'cors',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const pre = await fetch(`${base}/cors/`, { method: 'OPTIONS', headers: { origin: 'https://a.test', 'access-control-request-method': 'GET' } })
       assert.equal(pre.status, 204)
       assert.equal(pre.headers.get('access-control-allow-origin'), 'https://a.test')
@@ -108,14 +111,14 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'formbody',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const res = await fetch(`${base}/form/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=ada&tag=a&tag=b' })
       assert.deepEqual([res.status, await json(res)], [200, { name: 'ada', tag: ['a', 'b'] }])
     }
   },
   {
     plugin: 'helmet',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const res = await fetch(`${base}/helmet/`)
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff')
       assert.equal(res.headers.get('x-frame-options'), 'SAMEORIGIN')
@@ -125,7 +128,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'jwt',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const { token } = await json(await fetch(`${base}/jwt/sign`)) as { token: string }
       assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/)
       const ok = await fetch(`${base}/jwt/verify`, { headers: { authorization: `Bearer ${token}` } })
@@ -137,7 +140,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'middie',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const res = await fetch(`${base}/middie/`)
       assert.equal(res.headers.get('x-middie'), 'ran')
       assert.deepEqual(await json(res), { middie: 'ok' })
@@ -145,7 +148,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'rate-limit',
-    run: async (base) => {
+    run: async (base, fetch) => {
       // max 2 a minute, in memory
       for (let i = 0; i < 2; i++) {
         const ok = await fetch(`${base}/limit/`)
@@ -160,7 +163,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'request-context',
-    run: async (base) => {
+    run: async (base, fetch) => {
       // two requests at once: each reads back its own value after an await
       const [a, b] = await Promise.all(['ada', 'bob'].map(async (who) => json(await fetch(`${base}/context/`, { headers: { 'x-who': who } }))))
       assert.deepEqual([a, b], [{ who: 'ada' }, { who: 'bob' }])
@@ -168,7 +171,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'response-validation',
-    run: async (base) => {
+    run: async (base, fetch) => {
       assert.deepEqual(await json(await fetch(`${base}/validated/good`)), { n: 1 })
       const bad = await fetch(`${base}/validated/bad`)
       assert.equal(bad.status, 500)
@@ -177,7 +180,7 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'sensible',
-    run: async (base) => {
+    run: async (base, fetch) => {
       const missing = await fetch(`${base}/sensible/`)
       assert.deepEqual([missing.status, await json(missing)], [404, { statusCode: 404, error: 'Not Found', message: 'no such thing' }])
       const teapot = await fetch(`${base}/sensible/teapot`)
