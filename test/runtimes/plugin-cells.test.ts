@@ -4,7 +4,8 @@
 // plugins-app-v5.mjs), is served three ways and the same checks (./plugin-checks.ts)
 // run over HTTP against each: by workerd, built with `trellis build --target worker` (the built
 // dist/ CLI); by Bun and by Deno natively (./fixtures/plugins/serve.mjs: listen() on Bun.serve /
-// Deno.serve); and, as the reference the checks are held to, by Node through app.fetch in this
+// Deno.serve), with, on Bun and Deno, the plugins that read files (./fixtures/plugins/disk-app.mjs:
+// static, view, autoload); and, as the reference the checks are held to, by Node through app.fetch in this
 // process. @fastify/under-pressure (./fixtures/plugins/pressure-app.mjs) is served beside it: on
 // Bun and Deno its status route answers; on workerd the Worker fails at its first request (workerd
 // has no perf_hooks.monitorEventLoopDelay), another service of the same workerd process (Fastify 4
@@ -25,7 +26,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
-import { PLUGIN_CHECKS, type Send } from './plugin-checks'
+import { DISK_CHECKS, PLUGIN_CHECKS, type Send } from './plugin-checks'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -192,6 +193,7 @@ for (const [runtime, args, server] of [['bun', [], 'Bun.serve'], ['deno', ['run'
         const base = `http://127.0.0.1:${ports.get(line) as string}`
         for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify ${line} line)`, () => check.run(base, fetch))
       }
+      for (const check of DISK_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify 4 line)`, () => check.run(`http://127.0.0.1:${ports.get(4) as string}`, fetch))
       await t.test(`under-pressure on ${runtime}: its status route`, async () => {
         const res = await fetch(`http://127.0.0.1:${ports.get(4) as string}/pressure/status`)
         assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
@@ -211,11 +213,13 @@ test('node: the plugins of docs/runtimes.md\'s table through app.fetch (both lin
     const app = factory()
     app.register(await load(file))
     app.register(await load(line === 4 ? 'pressure-app.mjs' : 'rate-limit-v5-app.mjs'))
+    if (line === 4) app.register(await load('disk-app.mjs'))
     const send: Send = async (url, init) => app.fetch(new Request(url, init))
     try {
       const base = 'http://cells.test'
       for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify ${line} line)`, () => check.run(base, send))
       if (line === 4) {
+        for (const check of DISK_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify 4 line)`, () => check.run(base, send))
         await t.test('under-pressure on Node\'s app.fetch: its status route', async () => {
           const res = await send(`${base}/pressure/status`)
           assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])

@@ -189,3 +189,42 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
     }
   }
 ]
+
+/**
+ * The plugins that read files at run time (./fixtures/plugins/disk-app.mjs, Fastify 4 majors): Bun,
+ * Deno and Node's app.fetch; the worker build refuses them.
+ */
+export const DISK_CHECKS: PluginCheck[] = [
+  {
+    plugin: 'static',
+    run: async (base, fetch) => {
+      const res = await fetch(`${base}/files/letters.txt`)
+      assert.equal(res.status, 200)
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain/)
+      assert.equal(await res.text(), '0123456789abcdefghijklmnopqrstuvwxyz\n')
+      const missing = await fetch(`${base}/files/nope.txt`)
+      assert.equal(missing.status, 404)
+      await missing.text()
+    }
+  },
+  {
+    plugin: 'view',
+    run: async (base, fetch) => {
+      const res = await fetch(`${base}/view/`)
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/)
+      assert.equal(await res.text(), '<ul><li>a</li><li>b</li></ul>')
+    }
+  },
+  {
+    plugin: 'autoload',
+    run: async (base, fetch) => {
+      const users = await fetch(`${base}/auto/users`)
+      assert.equal(users.headers.get('x-users-hook'), '1')
+      assert.deepEqual(await json(users), { users: ['ann', 'bob'], label: 'from options' })
+      assert.deepEqual(await json(await fetch(`${base}/auto/users/7`)), { id: '7' })
+      const health = await fetch(`${base}/auto/meta/health`)
+      assert.equal(health.headers.get('x-users-hook'), null)
+      assert.deepEqual(await json(health), { ok: true })
+    }
+  }
+]
