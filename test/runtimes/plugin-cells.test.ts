@@ -1,0 +1,232 @@
+// The Bun, Deno and Workers cells of docs/runtimes.md's plugin table. One application
+// (./fixtures/plugins/routes.mjs: the @fastify plugins that need no disk, no sockets of their own
+// and no upgrade), on each Fastify line with that line's plugin majors (plugins-app.mjs,
+// plugins-app-v5.mjs), is served three ways and the same checks (./plugin-checks.ts)
+// run over HTTP against each: by workerd, built with `trellis build --target worker` (the built
+// dist/ CLI); by Bun and by Deno natively (./fixtures/plugins/serve.mjs: listen() on Bun.serve /
+// Deno.serve), with, on Bun and Deno, the plugins that read files (./fixtures/plugins/disk-app.mjs:
+// static, view, autoload); and, as the reference the checks are held to, by Node through app.fetch in this
+// process. @fastify/under-pressure (./fixtures/plugins/pressure-app.mjs) is served beside it: on
+// Bun and Deno its status route answers; on workerd the Worker fails at its first request (workerd
+// has no perf_hooks.monitorEventLoopDelay), another service of the same workerd process (Fastify 4
+// majors only, as the refusals below; rate-limit's Fastify 5 major is refused there). The
+// plugins that cannot exist on Workers (./fixtures/plugins/unavailable-app.mjs) fail the worker
+// build, which names for each the Node built-in it imports. One workerd, one Bun and one Deno
+// process for the whole table, each stopped by its PID. The binaries are the npm packages `bun`,
+// `deno`, `workerd` (./install.mjs, on first use, into a cache outside the repository); a runtime
+// that cannot be installed or run here is skipped, naming its package.
+// node-line: independent: the verdicts are workerd's, Bun's and Deno's; the worker build on each
+// Node line is test/cli/build-worker.test.ts's.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import trellisV4 from '../../src/index'
+import trellisV5 from '../../src/v5'
+import { DISK_CHECKS, PLUGIN_CHECKS, type Send } from './plugin-checks'
+
+const root = join(__dirname, '..', '..')
+const BIN = join(root, 'dist', 'bin', 'trellis.js')
+const FIXTURES = 'test/runtimes/fixtures/plugins'
+// the first run installs the runtimes' packages (about 250 MB from npm)
+const INSTALL_AND_RUN_MS = 300_000
+/** The application of each Fastify line. */
+const APPS = [[4, 'plugins-app.mjs'], [5, 'plugins-app-v5.mjs']] as const
+
+async function binaryOrSkip (t: { skip: (message: string) => void }, name: 'bun' | 'deno' | 'workerd'): Promise<string | undefined> {
+  assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
+  const { runtimeBinary } = await import('./install.mjs')
+  const found = runtimeBinary(name)
+  if (found.bin === undefined) { t.skip(found.reason); return undefined }
+  return found.bin
+}
+
+// A port below Linux's ephemeral range (32768–60999), as in ./workerd.test.ts: workerd binds it a
+// moment after this check, and a server of another test listening on port 0 cannot be given it.
+async function freePort (): Promise<number> {
+  const net = await import('node:net')
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const server = net.createServer()
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => resolve(true))
+    })
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve))
+      return port
+    }
+  }
+}
+
+interface Child { child: ChildProcess, output: () => string, stop: () => Promise<void> }
+
+function start (bin: string, args: string[], cwd: string): Child {
+  const child = spawn(bin, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid as number, 'SIGTERM')
+    const timer = setTimeout(() => { if (child.exitCode === null && child.signalCode === null) process.kill(child.pid as number, 'SIGKILL') }, 5000)
+    await exited
+    clearTimeout(timer)
+  }
+  return { child, output: () => output, stop }
+}
+
+async function until<T> (what: string, served: Child, probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const found = await probe().catch(() => undefined)
+    if (found !== undefined) return found
+    if (served.child.exitCode !== null) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${what}:\n${served.output().slice(-3000)}`)
+}
+
+function buildWorker (app: string, out: string, ...flags: string[]): ReturnType<typeof spawnSync> {
+  return spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
+}
+
+test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build --target worker (both lines)', { timeout: INSTALL_AND_RUN_MS }, async (t) => {
+  const workerd = await binaryOrSkip(t, 'workerd')
+  if (workerd === undefined) return
+  const out = mkdtempSync(join(tmpdir(), 'trellis-worker-cells-'))
+  try {
+    // one workerd process, a service (a Worker on a port of its own) for each application
+    const services = [
+      { name: 'plugins4', app: 'plugins-app.mjs', line: 4, port: await freePort() },
+      { name: 'plugins5', app: 'plugins-app-v5.mjs', line: 5, port: await freePort() },
+      { name: 'pressure', app: 'pressure-app.mjs', line: 4, port: await freePort() }
+    ]
+    for (const { name, app, line } of services) {
+      const made = buildWorker(`${FIXTURES}/${app}`, join(out, name), '--line', String(line))
+      assert.equal(made.status, 0, `trellis build --target worker ${app} failed:\n${String(made.stdout)}\n${String(made.stderr)}`)
+    }
+    const date = /compatibilityDate = "([\d-]+)"/.exec(readFileSync(join(out, 'plugins4', 'workerd.capnp'), 'utf8'))?.[1]
+    assert.ok(date !== undefined, 'the build wrote a compatibility date')
+    writeFileSync(join(out, 'cells.capnp'), [
+      'using Workerd = import "/workerd/workerd.capnp";',
+      'const config :Workerd.Config = (',
+      `  services = [ ${services.map(({ name }) => `(name = "${name}", worker = .${name})`).join(', ')} ],`,
+      `  sockets = [ ${services.map(({ name, port }) => `(name = "${name}", address = "127.0.0.1:${port}", http = (), service = "${name}")`).join(', ')} ]`,
+      ');',
+      ...services.map(({ name }) => `const ${name} :Workerd.Worker = (modules = [ (name = "worker.mjs", esModule = embed "${name}/worker.mjs") ], compatibilityDate = "${date}", compatibilityFlags = ["nodejs_compat"]);`),
+      ''
+    ].join('\n'))
+    const served = start(workerd, ['serve', join(out, 'cells.capnp')], out)
+    try {
+      for (const { name, line, port } of services.slice(0, 2)) {
+        const base = `http://127.0.0.1:${port}`
+        await until(`workerd did not serve ${name} on ${port}`, served, async () => (await fetch(`${base}/nothing-here`)).status === 404 ? true : undefined)
+        // the Fastify 5 major of rate-limit is refused by the build (below)
+        for (const check of PLUGIN_CHECKS.filter((c) => line === 4 || c.plugin !== 'rate-limit')) {
+          await t.test(`${check.plugin} on workerd (Fastify ${line} line)`, () => check.run(base, fetch))
+        }
+      }
+      const pressurePort = services[2].port
+      await t.test('under-pressure on workerd: not available, the first request fails (no perf_hooks.monitorEventLoopDelay)', async () => {
+        const res = await fetch(`http://127.0.0.1:${pressurePort}/pressure/status`)
+        assert.equal(res.status, 500)
+        await res.text()
+        await until('workerd did not report the missing monitorEventLoopDelay', served, async () => /The monitorEventLoopDelay method is not implemented/.test(served.output()) ? true : undefined)
+      })
+      assert.doesNotMatch(served.output(), /EvalError|Code generation/, 'the Worker compiled nothing from a string')
+    } finally {
+      await served.stop()
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+  }
+})
+
+test('the worker build refuses the plugins that need a disk, sockets or HTTP/2, naming the import', { timeout: INSTALL_AND_RUN_MS }, async () => {
+  assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
+  const out = mkdtempSync(join(tmpdir(), 'trellis-worker-cells-'))
+  try {
+    const made = buildWorker(`${FIXTURES}/unavailable-app.mjs`, join(out, 'refused'))
+    assert.notEqual(made.status, 0, 'the build refused the application')
+    const said = String(made.stderr)
+    assert.match(said, /^trellis: the application cannot run on Cloudflare Workers:\n/)
+    assert.ok(!existsSync(join(out, 'refused', 'worker.mjs')), 'no Worker was written')
+    // each plugin with the built-in it (or a module it imports) needs
+    const refused: Record<string, string> = {
+      autoload: 'fs', // reads its folder at start
+      compress: 'fs', // through pump
+      'http-proxy': 'http2|net|tls', // through reply-from (undici) and ws
+      multipart: 'fs', // saves files to a temporary folder
+      redis: 'net|tls', // through ioredis
+      'reply-from': 'http2|net', // undici's outbound sockets
+      static: 'fs',
+      view: 'fs', // reads its templates
+      websocket: 'net|tls' // through ws
+    }
+    for (const [plugin, modules] of Object.entries(refused)) {
+      assert.match(said, new RegExp(`unavailable-app\\.mjs -> \\S*node_modules/@fastify/${plugin}/index\\.js\\b[^\\n]* imports node:(${modules})(/promises)? \\(Cloudflare Workers have `), `@fastify/${plugin} named:\n${said}`)
+    }
+    // the Fastify 5 major of rate-limit imports node:net (for isIPv6); its Fastify 4 major does not
+    const v5 = buildWorker(`${FIXTURES}/rate-limit-v5-app.mjs`, join(out, 'refused-v5'), '--line', '5')
+    assert.notEqual(v5.status, 0, 'the build refused fastify5-rate-limit')
+    assert.match(String(v5.stderr), /rate-limit-v5-app\.mjs -> \S*node_modules\/fastify5-rate-limit\/index\.js imports node:net \(Cloudflare Workers have no sockets/)
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+  }
+})
+
+for (const [runtime, args, server] of [['bun', [], 'Bun.serve'], ['deno', ['run', '-A'], 'Deno.serve']] as const) {
+  test(`${runtime}: the plugins of docs/runtimes.md's table over ${server} (both lines)`, { timeout: INSTALL_AND_RUN_MS }, async (t) => {
+    const bin = await binaryOrSkip(t, runtime)
+    if (bin === undefined) return
+    const served = start(bin, [...args, `${FIXTURES}/serve.mjs`], root)
+    try {
+      const ports = await until(`${runtime} did not serve`, served, async () => {
+        const said = [...served.output().matchAll(/^LISTENING (4|5) (\d+)$/gm)]
+        return said.length === 2 ? new Map(said.map((m) => [Number(m[1]), m[2]])) : undefined
+      })
+      assert.equal(served.output().match(new RegExp(`"msg":"Serving with ${server.replace('.', '\\.')}`, 'g'))?.length, 2, `both served natively:\n${served.output().slice(0, 2000)}`)
+      for (const [line] of APPS) {
+        const base = `http://127.0.0.1:${ports.get(line) as string}`
+        for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify ${line} line)`, () => check.run(base, fetch))
+      }
+      for (const check of DISK_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify 4 line)`, () => check.run(`http://127.0.0.1:${ports.get(4) as string}`, fetch))
+      await t.test(`under-pressure on ${runtime}: its status route`, async () => {
+        const res = await fetch(`http://127.0.0.1:${ports.get(4) as string}/pressure/status`)
+        assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
+      })
+    } finally {
+      await served.stop()
+    }
+  })
+}
+
+const load = async (file: string): Promise<any> => (await import(pathToFileURL(join(root, FIXTURES, file)).href)).default
+
+test('node: the plugins of docs/runtimes.md\'s table through app.fetch (both lines), the checks\' reference', async (t) => {
+  for (const [line, file] of APPS) {
+    // trellis/v5's factory takes the same call; the v4 line's types serve both here
+    const factory: typeof trellisV4 = line === 4 ? trellisV4 : trellisV5 as unknown as typeof trellisV4
+    const app = factory()
+    app.register(await load(file))
+    app.register(await load(line === 4 ? 'pressure-app.mjs' : 'rate-limit-v5-app.mjs'))
+    if (line === 4) app.register(await load('disk-app.mjs'))
+    const send: Send = async (url, init) => app.fetch(new Request(url, init))
+    try {
+      const base = 'http://cells.test'
+      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify ${line} line)`, () => check.run(base, send))
+      if (line === 4) {
+        for (const check of DISK_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify 4 line)`, () => check.run(base, send))
+        await t.test('under-pressure on Node\'s app.fetch: its status route', async () => {
+          const res = await send(`${base}/pressure/status`)
+          assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
+        })
+      }
+    } finally {
+      await app.close()
+    }
+  }
+})
