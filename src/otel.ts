@@ -28,6 +28,7 @@ import { VERSION } from './base/version'
 import { EARLY_ANSWER_CHANNEL, type EarlyAnswerMessage } from './server/early-answer'
 import { PHASES, type HandlerMessage, type PhaseMessage, type RequestMessage, type RoutingMessage } from './lifecycle/tracing'
 import type { ReplyBase } from './lifecycle/reply'
+import type { RequestBase } from './lifecycle/request'
 
 export interface OtelOptions {
   /** A child span per phase of the request path (routing, each hook phase, parsing, validation, handler, serialization, write). Default false: one span per request. */
@@ -253,10 +254,11 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   /**
    * A request's span: the sampler decides first (it sees the name, the kind, the parent and
-   * samplingAttributes); a span that does not record gets no other attribute. `client` gives
-   * `client.address`, asked only for a recording span.
+   * samplingAttributes); a span that does not record gets no other attribute. `client.address` is
+   * asked only for a recording span: `request.ip` (trustProxy applies), or the peer's address for a
+   * request answered before the request path (`request` null).
    */
-  const startSpan = (req: IncomingMessage, scheme: string, path: string | undefined, begun: number, client: () => string | undefined): Live => {
+  const startSpan = (req: IncomingMessage, scheme: string, path: string | undefined, begun: number, request: RequestBase | null): Live => {
     const raw = req.method ?? 'GET'
     const method = KNOWN_METHODS.has(raw) ? raw : '_OTHER'
     const data = routeData(path)
@@ -277,7 +279,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     }, parent)
     const recording = span.isRecording()
     if (recording) {
-      const attributes = requestAttributes(req, client(), scheme, host)
+      const attributes = requestAttributes(req, request !== null ? request.ip : req.socket?.remoteAddress, scheme, host)
       if (method === '_OTHER') attributes['http.request.method_original'] = raw
       span.setAttributes(attributes)
     }
@@ -295,7 +297,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     if (!ours(traced.server)) return undefined
     if (ignore !== undefined && ignore(req)) { traced.otel = IGNORED; return undefined }
     const begun = traced.begun
-    const state = startSpan(req, request.protocol ?? 'http', message.route?.url, begun, () => request.ip)
+    const state = startSpan(req, request.protocol ?? 'http', message.route?.url, begun, request)
     traced.otel = state
     // a span that does not record gets no phase span and no log ids
     if (phaseSpans) {
@@ -351,7 +353,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     if (!ours(server)) return
     if (ignore !== undefined && ignore(req)) return
     const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true
-    const state = startSpan(req, secure ? 'https' : 'http', undefined, performance.now(), () => req.socket?.remoteAddress)
+    const state = startSpan(req, secure ? 'https' : 'http', undefined, performance.now(), null)
     if (error !== null && error !== undefined) {
       state.error = error
       if (state.recording) state.span.recordException(asException(error))
