@@ -76,6 +76,9 @@ const rawHeaderGetter = {
 /** What the plugin keeps per route (by its path): the span names by method and the last histogram attribute set. */
 interface RouteData {
   route: string | undefined
+  /** The method and span name of this route's last request (a path is mostly asked with one method): no lookup by name. */
+  lastMethod: string
+  lastName: string
   names: Record<string, string>
   /** The attributes of the last measurement of this route, reused while they are the same (the SDK keeps none of ours otherwise). */
   metric: Attributes | null
@@ -107,8 +110,10 @@ const IGNORED = Object.freeze({ owner: null })
 
 const channel = (name: string): diagnosticsChannel.TracingChannel<object, object> => diagnosticsChannel.tracingChannel(name)
 
+/** The global `performance`, read once: node defines it as a lazy getter, run on every read of the global. */
+const perf = performance
 /** performance.timeOrigin, read once: it is fixed for the process, and its getter calls into C++ on every read. */
-const TIME_ORIGIN = performance.timeOrigin
+const TIME_ORIGIN = perf.timeOrigin
 function epochMs (now: number): number { return TIME_ORIGIN + now }
 
 /** The AsyncLocalStorage of the SDK's context manager (AsyncLocalStorageContextManager), so a channel's runStores can make a span current. */
@@ -180,6 +185,15 @@ function requestAttributes (req: IncomingMessage, client: string | undefined, sc
   return attributes
 }
 
+/** `<method> <route>`, the span name of a routed request. */
+function spanName (data: RouteData, method: string): string {
+  if (data.lastMethod === method) return data.lastName
+  const name = (data.names[method] ??= `${method} ${data.route as string}`)
+  data.lastMethod = method
+  data.lastName = name
+  return name
+}
+
 function errorType (error: unknown): string | undefined {
   if (error === null || error === undefined) return undefined
   const code = (error as { code?: unknown }).code
@@ -224,12 +238,12 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   // per route (by path): span names and the histogram's last attribute set; requests without a route share one
   const routes = new Map<string, RouteData>()
-  const unrouted: RouteData = { route: undefined, names: Object.create(null), metric: null }
+  const unrouted: RouteData = { route: undefined, lastMethod: '', lastName: '', names: Object.create(null), metric: null }
   const routeData = (route: string | undefined): RouteData => {
     if (route === undefined) return unrouted
     let data = routes.get(route)
     if (data === undefined) {
-      data = { route, names: Object.create(null), metric: null }
+      data = { route, lastMethod: '', lastName: '', names: Object.create(null), metric: null }
       routes.set(route, data)
     }
     return data
@@ -241,7 +255,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   let routedAt = 0
   const onRoutingEnd = (message: unknown): void => {
     routedReq = (message as RoutingMessage).req
-    routedAt = performance.now()
+    routedAt = perf.now()
   }
 
   // the request's span is current in its hooks and handler (with the SDK's AsyncLocalStorage context manager)
@@ -263,7 +277,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     const method = KNOWN_METHODS.has(raw) ? raw : '_OTHER'
     const data = routeData(path)
     const route = data.route
-    const name = route === undefined ? method : (data.names[method] ??= `${method} ${route}`)
+    const name = route === undefined ? method : spanName(data, method)
     const active = activeContext()
     const inherited = trace.getSpan(active)
     // the node:http instrumentation's span is current when the request arrives: ours is its child
@@ -301,7 +315,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     traced.otel = state
     // a span that does not record gets no phase span and no log ids
     if (phaseSpans) {
-      const routed = routedReq === req ? routedAt : performance.now()
+      const routed = routedReq === req ? routedAt : perf.now()
       routedReq = null
       if (state.recording) tracer.startSpan('routing', { startTime: epochMs(begun), attributes: { 'trellis.phase': 'routing' } }, state.ctx).end(epochMs(routed))
     }
@@ -328,7 +342,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   const endSpan = (state: Live, res: ServerResponse): void => {
     state.ended = true
     if (!state.recording && !measuring) return
-    const now = performance.now()
+    const now = perf.now()
     const status = res.statusCode
     let type: string | undefined
     if (status >= 500) type = errorType(state.error) ?? String(status)
@@ -353,7 +367,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     if (!ours(server)) return
     if (ignore !== undefined && ignore(req)) return
     const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true
-    const state = startSpan(req, secure ? 'https' : 'http', undefined, performance.now(), null)
+    const state = startSpan(req, secure ? 'https' : 'http', undefined, perf.now(), null)
     if (error !== null && error !== undefined) {
       state.error = error
       if (state.recording) state.span.recordException(asException(error))
