@@ -147,10 +147,11 @@ interface Host { address?: string, port?: number }
  * that need nothing of the request's headers). The rest are written only on a span that records.
  */
 function samplingAttributes (method: string, scheme: string, route: string | undefined): Attributes {
-  // a fresh object per span: the SDK merges its sampler's attributes into the one it is given
-  const attributes: Attributes = { 'http.request.method': method, 'url.scheme': scheme }
-  if (route !== undefined) attributes['http.route'] = route
-  return attributes
+  // a fresh object per span: the SDK merges its sampler's attributes into the one it is given; one
+  // literal per shape (a property added after a literal grows the object a second time)
+  return route !== undefined
+    ? { 'http.request.method': method, 'url.scheme': scheme, 'http.route': route }
+    : { 'http.request.method': method, 'url.scheme': scheme }
 }
 
 /**
