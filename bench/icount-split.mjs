@@ -7,7 +7,9 @@
 // request: the total (what icount reports), the main thread's event loop without garbage collection
 // and on-thread optimizing compiles ("mutator": the request path's own instructions), its garbage
 // collections ("gc", what the request path's allocations cost), and the other threads ("threads").
-// Compare servers on mutator + gc, the request path's cost without the background threads' timing.
+// Compare servers on mutator + gc, the request path's cost without the background threads' timing,
+// within one run: on an idle machine V8 runs most of a scavenge on its helper threads ("threads"),
+// on a loaded one on the main thread, so compare across runs on the mutator alone.
 // Needs callgrind_annotate (valgrind).
 import { execFileSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
