@@ -28,6 +28,7 @@ import { VERSION } from './base/version'
 import { EARLY_ANSWER_CHANNEL, type EarlyAnswerMessage } from './server/early-answer'
 import { PHASES, type HandlerMessage, type PhaseMessage, type RequestMessage, type RoutingMessage } from './lifecycle/tracing'
 import type { ReplyBase } from './lifecycle/reply'
+import type { RequestBase } from './lifecycle/request'
 
 export interface OtelOptions {
   /** A child span per phase of the request path (routing, each hook phase, parsing, validation, handler, serialization, write). Default false: one span per request. */
@@ -75,6 +76,9 @@ const rawHeaderGetter = {
 /** What the plugin keeps per route (by its path): the span names by method and the last histogram attribute set. */
 interface RouteData {
   route: string | undefined
+  /** The method and span name of this route's last request (a path is mostly asked with one method): no lookup by name. */
+  lastMethod: string
+  lastName: string
   names: Record<string, string>
   /** The attributes of the last measurement of this route, reused while they are the same (the SDK keeps none of ours otherwise). */
   metric: Attributes | null
@@ -106,8 +110,10 @@ const IGNORED = Object.freeze({ owner: null })
 
 const channel = (name: string): diagnosticsChannel.TracingChannel<object, object> => diagnosticsChannel.tracingChannel(name)
 
+/** The global `performance`, read once: node defines it as a lazy getter, run on every read of the global. */
+const perf = performance
 /** performance.timeOrigin, read once: it is fixed for the process, and its getter calls into C++ on every read. */
-const TIME_ORIGIN = performance.timeOrigin
+const TIME_ORIGIN = perf.timeOrigin
 function epochMs (now: number): number { return TIME_ORIGIN + now }
 
 /** The AsyncLocalStorage of the SDK's context manager (AsyncLocalStorageContextManager), so a channel's runStores can make a span current. */
@@ -141,10 +147,11 @@ interface Host { address?: string, port?: number }
  * that need nothing of the request's headers). The rest are written only on a span that records.
  */
 function samplingAttributes (method: string, scheme: string, route: string | undefined): Attributes {
-  // a fresh object per span: the SDK merges its sampler's attributes into the one it is given
-  const attributes: Attributes = { 'http.request.method': method, 'url.scheme': scheme }
-  if (route !== undefined) attributes['http.route'] = route
-  return attributes
+  // a fresh object per span: the SDK merges its sampler's attributes into the one it is given; one
+  // literal per shape (a property added after a literal grows the object a second time)
+  return route !== undefined
+    ? { 'http.request.method': method, 'url.scheme': scheme, 'http.route': route }
+    : { 'http.request.method': method, 'url.scheme': scheme }
 }
 
 /**
@@ -177,6 +184,15 @@ function requestAttributes (req: IncomingMessage, client: string | undefined, sc
   const agent = headers['user-agent']
   if (agent !== undefined) attributes['user_agent.original'] = agent
   return attributes
+}
+
+/** `<method> <route>`, the span name of a routed request. */
+function spanName (data: RouteData, method: string): string {
+  if (data.lastMethod === method) return data.lastName
+  const name = (data.names[method] ??= `${method} ${data.route as string}`)
+  data.lastMethod = method
+  data.lastName = name
+  return name
 }
 
 function errorType (error: unknown): string | undefined {
@@ -223,12 +239,12 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   // per route (by path): span names and the histogram's last attribute set; requests without a route share one
   const routes = new Map<string, RouteData>()
-  const unrouted: RouteData = { route: undefined, names: Object.create(null), metric: null }
+  const unrouted: RouteData = { route: undefined, lastMethod: '', lastName: '', names: Object.create(null), metric: null }
   const routeData = (route: string | undefined): RouteData => {
     if (route === undefined) return unrouted
     let data = routes.get(route)
     if (data === undefined) {
-      data = { route, names: Object.create(null), metric: null }
+      data = { route, lastMethod: '', lastName: '', names: Object.create(null), metric: null }
       routes.set(route, data)
     }
     return data
@@ -240,7 +256,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   let routedAt = 0
   const onRoutingEnd = (message: unknown): void => {
     routedReq = (message as RoutingMessage).req
-    routedAt = performance.now()
+    routedAt = perf.now()
   }
 
   // the request's span is current in its hooks and handler (with the SDK's AsyncLocalStorage context manager)
@@ -253,15 +269,16 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
 
   /**
    * A request's span: the sampler decides first (it sees the name, the kind, the parent and
-   * samplingAttributes); a span that does not record gets no other attribute. `client` gives
-   * `client.address`, asked only for a recording span.
+   * samplingAttributes); a span that does not record gets no other attribute. `client.address` is
+   * asked only for a recording span: `request.ip` (trustProxy applies), or the peer's address for a
+   * request answered before the request path (`request` null).
    */
-  const startSpan = (req: IncomingMessage, scheme: string, path: string | undefined, begun: number, client: () => string | undefined): Live => {
+  const startSpan = (req: IncomingMessage, scheme: string, path: string | undefined, begun: number, request: RequestBase | null): Live => {
     const raw = req.method ?? 'GET'
     const method = KNOWN_METHODS.has(raw) ? raw : '_OTHER'
     const data = routeData(path)
     const route = data.route
-    const name = route === undefined ? method : (data.names[method] ??= `${method} ${route}`)
+    const name = route === undefined ? method : spanName(data, method)
     const active = activeContext()
     const inherited = trace.getSpan(active)
     // the node:http instrumentation's span is current when the request arrives: ours is its child
@@ -277,7 +294,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     }, parent)
     const recording = span.isRecording()
     if (recording) {
-      const attributes = requestAttributes(req, client(), scheme, host)
+      const attributes = requestAttributes(req, request !== null ? request.ip : req.socket?.remoteAddress, scheme, host)
       if (method === '_OTHER') attributes['http.request.method_original'] = raw
       span.setAttributes(attributes)
     }
@@ -295,11 +312,11 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     if (!ours(traced.server)) return undefined
     if (ignore !== undefined && ignore(req)) { traced.otel = IGNORED; return undefined }
     const begun = traced.begun
-    const state = startSpan(req, request.protocol ?? 'http', message.route?.url, begun, () => request.ip)
+    const state = startSpan(req, request.protocol ?? 'http', message.route?.url, begun, request)
     traced.otel = state
     // a span that does not record gets no phase span and no log ids
     if (phaseSpans) {
-      const routed = routedReq === req ? routedAt : performance.now()
+      const routed = routedReq === req ? routedAt : perf.now()
       routedReq = null
       if (state.recording) tracer.startSpan('routing', { startTime: epochMs(begun), attributes: { 'trellis.phase': 'routing' } }, state.ctx).end(epochMs(routed))
     }
@@ -326,7 +343,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
   const endSpan = (state: Live, res: ServerResponse): void => {
     state.ended = true
     if (!state.recording && !measuring) return
-    const now = performance.now()
+    const now = perf.now()
     const status = res.statusCode
     let type: string | undefined
     if (status >= 500) type = errorType(state.error) ?? String(status)
@@ -351,7 +368,7 @@ async function otelPlugin (app: any, options: OtelOptions): Promise<void> {
     if (!ours(server)) return
     if (ignore !== undefined && ignore(req)) return
     const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true
-    const state = startSpan(req, secure ? 'https' : 'http', undefined, performance.now(), () => req.socket?.remoteAddress)
+    const state = startSpan(req, secure ? 'https' : 'http', undefined, perf.now(), null)
     if (error !== null && error !== undefined) {
       state.error = error
       if (state.recording) state.span.recordException(asException(error))

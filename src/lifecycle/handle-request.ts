@@ -26,7 +26,7 @@ export function handleRequest (route: RouteContext, req: IncomingMessage, res: S
   const log = route.env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
-  if (trace !== null) { runTracedRequest(trace, request, reply, route, startRequest, route, request, reply); return }
+  if (trace !== null) { runTracedRequest(trace, request, reply, route, startRequest, null); return }
   startRequest(route, request, reply)
 }
 
@@ -51,7 +51,7 @@ function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: S
   if (failure !== null) log = env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log)
-  if (trace !== null) { runTracedRequest(trace, request, reply, route, factoryLoggedStart, route, request, reply, failure); return }
+  if (trace !== null) { runTracedRequest(trace, request, reply, route, factoryLoggedStart, failure); return }
   factoryLoggedStart(route, request, reply, failure)
 }
 

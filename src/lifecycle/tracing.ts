@@ -2,7 +2,7 @@
  * The request path's diagnostics channels (docs/observability.md): Fastify's
  * `tracing:fastify.request.handler` and trellis's own `tracing:trellis.request` and
  * `tracing:trellis.request.<phase>`. Whether a request is traced is decided once, when it reaches the
- * router (`tracingActive`); an untraced request never reaches this file again (its reply's `trace`
+ * router (`tracingFlags`); an untraced request never reaches this file again (its reply's `trace`
  * stays null), so a channel without subscribers costs no allocation and no closure.
  */
 import diagnosticsChannel, { type TracingChannel } from 'node:diagnostics_channel'
@@ -44,29 +44,37 @@ export const phaseChannels: Record<Phase, Channel> = {
 const p = phaseChannels
 const handlerStart = handlerChannel.start
 const requestStart = requestChannel.start
+/** The global `performance`, read once: node defines it as a lazy getter, run on every read of the global. */
+const perf = performance
+
+/** tracingFlags: the handler is published on Fastify's handler channel. */
+const TRACE_HANDLER = 1
+/** tracingFlags: something listens on `trellis.request`. */
+const TRACE_REQUEST = 2
+/** tracingFlags: the phases are published. */
+const TRACE_PHASES = 4
+/** tracingFlags: something listens on the routing channel's `start`. */
+const TRACE_ROUTING = 8
+/** tracingFlags: something listens on the routing channel's `end` (published only for a request traced for another reason). */
+const TRACE_ROUTING_END = 16
 
 /**
- * The one check per request: does anything listen on any request channel? Fastify's handler channel
- * counts with any of its five events (as Fastify's own check); a trellis channel with its `start`.
+ * The one check per request: what listens on the request channels, 0 when nothing does (the
+ * request is not traced). Fastify's handler channel counts with any of its five events (as Fastify's
+ * own check); a trellis channel with its `start`. The flags go to the request's RequestTrace, so a
+ * traced request asks no channel again.
  */
-export function tracingActive (): boolean {
-  return handlerChannel.hasSubscribers || requestStart.hasSubscribers || p.routing.start.hasSubscribers ||
-    p.onRequest.start.hasSubscribers || p.preParsing.start.hasSubscribers || p.parsing.start.hasSubscribers ||
+export function tracingFlags (): number {
+  let flags = 0
+  if (handlerChannel.hasSubscribers) flags |= TRACE_HANDLER
+  if (requestStart.hasSubscribers) flags |= TRACE_REQUEST
+  if (p.routing.start.hasSubscribers) flags |= TRACE_ROUTING
+  else if (p.routing.end.hasSubscribers) flags |= TRACE_ROUTING_END
+  if (p.onRequest.start.hasSubscribers || p.preParsing.start.hasSubscribers || p.parsing.start.hasSubscribers ||
     p.preValidation.start.hasSubscribers || p.validation.start.hasSubscribers || p.preHandler.start.hasSubscribers ||
     p.preSerialization.start.hasSubscribers || p.serialization.start.hasSubscribers || p.onSend.start.hasSubscribers ||
-    p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers
-}
-
-/**
- * Does anything listen on a phase's channel (its `start` event, as for `tracingActive`; routing
- * aside, published for every traced request)? Asked once per traced request: a request that began
- * without a phase subscriber publishes no phase and allocates no phase message.
- */
-function phasesActive (): boolean {
-  return p.onRequest.start.hasSubscribers || p.preParsing.start.hasSubscribers || p.parsing.start.hasSubscribers ||
-    p.preValidation.start.hasSubscribers || p.validation.start.hasSubscribers || p.preHandler.start.hasSubscribers ||
-    p.preSerialization.start.hasSubscribers || p.serialization.start.hasSubscribers || p.onSend.start.hasSubscribers ||
-    p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers
+    p.onError.start.hasSubscribers || p.write.start.hasSubscribers || p.onResponse.start.hasSubscribers) flags |= TRACE_PHASES
+  return flags === TRACE_ROUTING_END ? 0 : flags
 }
 
 /** `{ url, method }` of a route as Fastify's handler channel gives it; null for a 404 route. */
@@ -77,38 +85,49 @@ export interface RequestMessage { request: RequestBase; reply: ReplyBase; route:
 export interface PhaseMessage { request: RequestBase; reply: ReplyBase; phase: Phase; error?: unknown }
 export interface HandlerMessage { request: RequestBase; reply: ReplyBase; async: boolean; route: RouteInfo; error?: unknown }
 
-/** The state of one traced request (on `reply.trace`). */
+/**
+ * The state of one traced request (on `reply.trace`). Its fields are assigned in the constructor,
+ * not declared with initializers: a class field is an own-property definition, slower than a
+ * store until the constructor is optimized.
+ */
 export class RequestTrace {
   /** The application the request arrived at. */
-  readonly server: unknown
+  declare readonly server: unknown
   /** The routing channel's message, made only when that channel had a subscriber as the request began. */
-  readonly routing: RoutingMessage | null
+  declare readonly routing: RoutingMessage | null
   /** The route the router found (null: none yet, or a 404). */
-  route: RouteInfo | null = null
+  declare route: RouteInfo | null
   /** performance.now() as routing began. */
-  readonly begun: number
-  routingOpen = true
-  request: RequestMessage | null = null
+  declare readonly begun: number
+  declare routingOpen: boolean
+  declare request: RequestMessage | null
   /** Whether the phases are published (a phase channel had a subscriber as the request began). */
-  readonly phases: boolean
+  declare readonly phases: boolean
   /** Whether the handler is published on Fastify's handler channel (it had a subscriber as the request began). */
-  readonly handler: boolean
+  declare readonly handler: boolean
   /** The phase running now (at most one: phases follow one another). */
-  phase: PhaseMessage | null = null
-  failed = false
-  finished = false
+  declare phase: PhaseMessage | null
+  declare failed: boolean
+  declare finished: boolean
   /** What trellis/otel keeps for this request (its span), so it adds nothing to the request's objects. */
-  otel: unknown = undefined
+  declare otel: unknown
 
-  constructor (req: IncomingMessage, res: ServerResponse, server: unknown) {
-    this.begun = performance.now()
+  /** `flags`: tracingFlags() as the request reached the router. */
+  constructor (req: IncomingMessage, res: ServerResponse, server: unknown, flags: number) {
     this.server = server
-    this.phases = phasesActive()
-    this.handler = handlerChannel.hasSubscribers
-    const routing = p.routing
-    if (routing.start.hasSubscribers || routing.end.hasSubscribers) {
+    this.begun = perf.now()
+    this.route = null
+    this.routingOpen = true
+    this.request = null
+    this.phases = (flags & TRACE_PHASES) !== 0
+    this.handler = (flags & TRACE_HANDLER) !== 0
+    this.phase = null
+    this.failed = false
+    this.finished = false
+    this.otel = undefined
+    if ((flags & (TRACE_ROUTING | TRACE_ROUTING_END)) !== 0) {
       this.routing = { req, res, server, route: null }
-      routing.start.publish(this.routing)
+      p.routing.start.publish(this.routing)
     } else {
       this.routing = null
     }
@@ -131,12 +150,26 @@ export function endRouting (trace: RequestTrace, route: RouteContext | null): vo
   p.routing.end.publish(message)
 }
 
+/** What runs the request once its channel has started: handle-request.ts's startRequest and factoryLoggedStart. */
+export type TracedStart = (route: RouteContext, request: RequestBase, reply: ReplyBase, failure: unknown) => void
+
+/**
+ * Whether a store is bound to the request channel's `start` (an AsyncLocalStorage made current with
+ * `bindStore`). Without one, `runStores` is `publish` then a call, which is done here directly: it
+ * spares the closure, the rest array and the store map's iterator `runStores` makes per request.
+ * `_stores` is node's own map of bound stores (Node 20 to 24); a node without it is asked nothing
+ * and every request goes through `runStores`.
+ */
+function storesBound (): boolean {
+  return (requestStart as unknown as { _stores?: { size?: unknown } })._stores?.size !== 0
+}
+
 /**
  * Starts the request's own channel and runs `run` inside its `start.runStores` (a subscriber's
  * bound AsyncLocalStorage holds for the synchronous part of the request and what it schedules).
  * The request ends when its response finishes or its connection closes.
  */
-export function runTracedRequest<A extends unknown[]> (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: (...args: A) => void, ...args: A): void {
+export function runTracedRequest (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: TracedStart, failure: unknown): void {
   reply.trace = trace
   // the route the router found when it is this one (the same object: one allocation)
   const info = trace.route !== null && !route.is404 ? trace.route : routeInfo(route)
@@ -145,7 +178,9 @@ export function runTracedRequest<A extends unknown[]> (trace: RequestTrace, requ
   // one listener: a response emits 'close' once it has finished (or its connection closed); a route
   // that watches 'finish' anyway (onResponse hooks, request logging) ends the request there first
   reply.raw.on('close', () => { endRequest(trace) })
-  requestStart.runStores(message, run, undefined, ...args)
+  if (storesBound()) { requestStart.runStores(message, run, undefined, route, request, reply, failure); return }
+  requestStart.publish(message)
+  run(route, request, reply, failure)
 }
 
 /** The request has ended (its response finished, or its connection closed): published once. */

@@ -25,7 +25,7 @@ import { answerPlainNotFound } from '../lifecycle/plain-not-found'
 import type { RequestBase } from '../lifecycle/request'
 import type { ReplyBase } from '../lifecycle/reply'
 import type { RequestEnv, RouteContext } from '../lifecycle/route-context'
-import { endRouting, RequestTrace, tracingActive } from '../lifecycle/tracing'
+import { endRouting, RequestTrace, tracingFlags } from '../lifecycle/tracing'
 import { createRouter, type Router, type RouteHandler } from './router'
 import { findNotFoundEntry, type NotFoundEntry } from './not-found'
 import { withRequestIdHeader, type GenReqId } from './request-id'
@@ -89,14 +89,15 @@ export class Dispatcher implements RequestEnv {
     })
     // the one diagnostics check of a request: traced or not is decided here, before routing
     this.dispatch = withPreRouting(options, log, owner, (req, res) => {
-      if (tracingActive()) this.tracedLookup(req, res, owner)
+      const flags = tracingFlags()
+      if (flags !== 0) this.tracedLookup(req, res, owner, flags)
       else this.router.lookup(req, res)
     }, (fault, req, res) => { this.refuse(fault, req, res) })
   }
 
   /** A request something listens to (lifecycle/tracing.ts): routing is published, the trace goes with the request. */
-  private tracedLookup (req: IncomingMessage, res: ServerResponse, owner: unknown): void {
-    const trace = new RequestTrace(req, res, owner)
+  private tracedLookup (req: IncomingMessage, res: ServerResponse, owner: unknown, flags: number): void {
+    const trace = new RequestTrace(req, res, owner, flags)
     this.pendingTrace = trace
     try {
       this.router.lookup(req, res)

@@ -177,3 +177,38 @@ test('a 404 is published on trellis.request with no route, and only while someth
   assert.equal(messages.length, 1, 'nothing is published once the subscriber left')
   await app.close()
 })
+
+test('a store bound to trellis.request:start holds in hooks and handler, whenever it is bound or unbound', async () => {
+  const app = trellis()
+  const store = new AsyncLocalStorage<string>()
+  const order: string[] = []
+  app.addHook('onRequest', async () => { await new Promise((resolve) => setImmediate(resolve)); order.push(`hook ${store.getStore() ?? 'none'}`) })
+  app.post('/echo', async (request: any) => { order.push(`handler ${store.getStore() ?? 'none'}`); return { seen: store.getStore() ?? null, body: request.body } })
+  const { port } = await listen(app)
+  const channel = diagnosticsChannel.tracingChannel('trellis.request')
+  const onStart = (message: unknown): void => { order.push(`start ${(message as Message).route.url}`) }
+  channel.start.subscribe(onStart)
+  const ask = async (): Promise<unknown> => {
+    const res = await request(port, { method: 'POST', path: '/echo', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })
+    assert.equal(res.statusCode, 200)
+    return JSON.parse(res.body)
+  }
+  try {
+    // a subscriber without a store: published before the request runs, nothing current
+    assert.deepEqual(await ask(), { seen: null, body: { a: 1 } })
+    assert.deepEqual(order.splice(0), ['start /echo', 'hook none', 'handler none'])
+    // a store bound while the server runs: current from the request's start to its handler, across awaits
+    channel.start.bindStore(store, (message) => `request ${(message as Message).request.id}`)
+    const seen = await ask() as { seen: string }
+    assert.match(seen.seen, /^request req-/)
+    assert.deepEqual(order.splice(0), ['start /echo', `hook ${seen.seen}`, `handler ${seen.seen}`])
+    // unbound again: the subscriber still hears the request, the store is no longer current
+    channel.start.unbindStore(store)
+    assert.deepEqual(await ask(), { seen: null, body: { a: 1 } })
+    assert.deepEqual(order.splice(0), ['start /echo', 'hook none', 'handler none'])
+  } finally {
+    channel.start.unsubscribe(onStart)
+    channel.start.unbindStore(store)
+    await app.close()
+  }
+})
