@@ -19,7 +19,7 @@
 // Node line is test/cli/build-worker.test.ts's.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,6 +27,7 @@ import { pathToFileURL } from 'node:url'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
 import { DISK_CHECKS, PLUGIN_CHECKS, type Send } from './plugin-checks'
+import { freePort, startProcess, type Started } from './processes'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -44,39 +45,10 @@ async function binaryOrSkip (t: { skip: (message: string) => void }, name: 'bun'
   return found.bin
 }
 
-// A port below Linux's ephemeral range (32768–60999), as in ./workerd.test.ts: workerd binds it a
-// moment after this check, and a server of another test listening on port 0 cannot be given it.
-async function freePort (): Promise<number> {
-  const net = await import('node:net')
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000)
-    const server = net.createServer()
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false))
-      server.listen(port, '127.0.0.1', () => resolve(true))
-    })
-    if (bound) {
-      await new Promise((resolve) => server.close(resolve))
-      return port
-    }
-  }
-}
-
-interface Child { child: ChildProcess, output: () => string, stop: () => Promise<void> }
+type Child = Started
 
 function start (bin: string, args: string[], cwd: string): Child {
-  const child = spawn(bin, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid as number, 'SIGTERM')
-    const timer = setTimeout(() => { if (child.exitCode === null && child.signalCode === null) process.kill(child.pid as number, 'SIGKILL') }, 5000)
-    await exited
-    clearTimeout(timer)
-  }
-  return { child, output: () => output, stop }
+  return startProcess(bin, args, { cwd, env: { ...process.env, NO_COLOR: '1' } })
 }
 
 async function until<T> (what: string, served: Child, probe: () => Promise<T | undefined>): Promise<T> {

@@ -10,35 +10,17 @@
 // Skipped, naming the package, only when workerd cannot be installed or does not run here.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, startProcess, type Started } from './processes'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
 // the first run installs the runtimes' packages (about 250 MB from npm)
 const INSTALL_AND_RUN_MS = 300_000
 const KEY = 'demo-key-change-me'
-
-// A port below Linux's ephemeral range (32768–60999): workerd binds it a moment after this check, and
-// in between a server of another test listening on port 0 could otherwise be given the same port
-// (the readiness probe would then reach that server).
-async function freePort (): Promise<number> {
-  const { createServer } = await import('node:net')
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000)
-    const server = createServer()
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false))
-      server.listen(port, '127.0.0.1', () => resolve(true))
-    })
-    if (bound) {
-      await new Promise((resolve) => server.close(resolve))
-      return port
-    }
-  }
-}
 
 function buildWorker (app: string, out: string, ...flags: string[]): string {
   const made = spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
@@ -47,33 +29,23 @@ function buildWorker (app: string, out: string, ...flags: string[]): string {
   return made.stdout
 }
 
-interface Served { base: string, child: ChildProcess, output: () => string, stop: () => Promise<void> }
+interface Served extends Started { base: string }
 
 async function serve (workerd: string, dir: string): Promise<Served> {
   const port = await freePort()
-  const child = spawn(workerd, ['serve', join(dir, 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${port}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid as number, 'SIGTERM')
-    const timer = setTimeout(() => { if (child.exitCode === null) process.kill(child.pid as number, 'SIGKILL') }, 5000)
-    await exited
-    clearTimeout(timer)
-  }
+  const { child, output, stop } = startProcess(workerd, ['serve', join(dir, 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${port}`], { cwd: dir })
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; i < 150; i++) {
     try {
       await fetch(`${base}/nothing-here`)
-      return { base, child, output: () => output, stop }
+      return { base, child, output, stop }
     } catch {
       if (child.exitCode !== null) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
   await stop()
-  throw new Error(`workerd did not serve on ${port}:\n${output}`)
+  throw new Error(`workerd did not serve on ${port}:\n${output()}`)
 }
 
 async function getJson (url: string, init?: RequestInit): Promise<{ status: number, type: string | null, body: unknown, headers: Headers }> {
