@@ -183,7 +183,15 @@ async function runPasses () {
   console.log(`# all test processes of this run: ${Object.entries(totals).map(([k, n]) => `${k} ${n}`).join(', ')}`)
   return status
 }
-if (argv.includes('--passes')) process.exit(await runPasses())
+/**
+ * Exits once everything written to stdout is out (awaited: nothing after it runs): on a pipe (CI's
+ * log) stdout is written asynchronously, and process.exit() at once would cut off the output of the
+ * lanes printed last.
+ */
+function exitAfterOutput (code) {
+  return new Promise(() => { process.stdout.write('', () => process.exit(code)) })
+}
+if (argv.includes('--passes')) await exitAfterOutput(await runPasses())
 // the packages of test/suite-deps (fastify, the plugins' majors, OTel SDKs, jest): installed on first
 // use into a cache outside the repository, linked into node_modules (scripts/suite-deps.mjs)
 linkSuiteDeps()
@@ -203,7 +211,7 @@ if (coverage && status === 0) {
   const summary = JSON.parse(readFileSync(join(root, 'coverage', 'coverage-summary.json'), 'utf8'))
   if (!(summary.total.lines.total > 0)) {
     console.error('coverage: no line of src/ was measured (are the source maps of tsx still read?)')
-    process.exit(1)
+    await exitAfterOutput(1)
   }
 }
-process.exit(status)
+await exitAfterOutput(status)
