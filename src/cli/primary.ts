@@ -89,7 +89,11 @@ export function runPrimary (opts: StartOptions): void {
     log.info({ signal, workers: workers.length }, 'closing the workers')
     if (workers.length === 0) { finish(); return }
     for (const w of workers) {
-      try { w.send(SHUTDOWN_MESSAGE) } catch { w.process.kill('SIGTERM') }
+      // a worker signalled with the primary (a terminal's Ctrl+C reaches the whole group) may have
+      // closed its channel already: the send then fails, later, with an error that would otherwise
+      // be an unhandled 'error' event of the primary; that worker is closing, its exit comes next
+      const unsent = (err: Error | null): void => { if (err !== null && !w.isDead()) w.process.kill('SIGTERM') }
+      try { w.send(SHUTDOWN_MESSAGE, unsent) } catch (err) { unsent(err as Error) }
     }
     // each worker enforces closeTimeout itself; this only catches one that is stuck beyond it
     setTimeout(() => {

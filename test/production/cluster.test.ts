@@ -76,7 +76,7 @@ describe('trellis start --workers', { concurrency: true }, () => {
       await run.waitFor(() => run.lines.filter((l) => l.msg === 'worker listening').length >= 2)
       process.kill(-(run.child.pid as number), 'SIGINT') // the group: primary and workers alike
       const { code } = await run.exited
-      assert.equal(code, 0)
+      assert.equal(code, 0, JSON.stringify(run.lines.map((l) => ({ msg: l.msg, role: l.role, worker: l.worker, code: l.code, signal: l.signal }))))
       assert.equal(run.lines.filter((l) => l.msg === 'closed').length, 2)
       assert.ok(!run.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('second signal')))
     } finally { await stop(run) }
