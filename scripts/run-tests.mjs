@@ -83,7 +83,8 @@ if (files.length === 0) { console.error('no test files matched'); process.exit(1
 // whole: 120 s, so that a file of several legitimate multi-second steps (the package tests' tsc and npm
 // runs) is not stopped on a slower or busier machine, while a hang still ends the run
 const FILE_TIMEOUT_MS = 120_000
-const testArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`]
+/** node's arguments for a test process: `files` at a time, each limited to FILE_TIMEOUT_MS unless `limited` is false. */
+const testArgs = (files, limited = true) => ['--import', 'tsx', '--test', `--test-concurrency=${files}`, ...(limited ? [`--test-timeout=${FILE_TIMEOUT_MS}`] : [])]
 const durations = process.env.TRELLIS_TEST_DURATIONS
 /** The reporter flags: node's default, plus the per-file durations when asked. */
 const reporters = (to) => to === undefined || to === ''
@@ -155,13 +156,13 @@ async function runPass (list, env, durationsTo) {
   const shared = canShare ? list.filter((f) => !own.includes(f)) : []
   // dealt alternately: each process gets a share of every folder
   const halves = [shared.filter((_, i) => i % 2 === 0), shared.filter((_, i) => i % 2 === 1)].filter((h) => h.length > 0)
-  if (halves.length === 0) return runProcess([...testArgs, ...reporters(durationsTo), ...own], env, true)
+  if (halves.length === 0) return runProcess([...testArgs(2), ...reporters(durationsTo), ...own], env, true)
   console.log(`# ${shared.length} files in ${halves.length} shared processes, beside them ${own.length} in processes of their own`)
   // a made file (Node 20) has no limit of its own: each of its files has one
-  const sharedArgs = isolationFlag ? testArgs : testArgs.filter((a) => !a.startsWith('--test-timeout='))
+  const sharedArgs = testArgs(2, isolationFlag)
   const lanes = halves.map((half, i) => runProcess(
     [...sharedArgs, ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...sharedFiles(half, i)], env, i === 0))
-  if (own.length > 0) lanes.push(runProcess([...testArgs.map((a) => a === '--test-concurrency=2' ? '--test-concurrency=1' : a), ...reporters(durationsTo), ...own], env, false))
+  if (own.length > 0) lanes.push(runProcess([...testArgs(1), ...reporters(durationsTo), ...own], env, false))
   const codes = await Promise.all(lanes)
   for (const made of madeFiles.splice(0)) rmSync(made, { force: true })
   return codes.find((c) => c !== 0) ?? 0

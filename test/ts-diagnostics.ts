@@ -7,6 +7,7 @@
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
+import { envWithoutCoverage } from './run-tsc'
 
 /** One diagnostic: its file and line (from 0) when it has a position. */
 export interface Diagnostic { file?: string, line?: number, message: string }
@@ -15,8 +16,7 @@ const child = join(__dirname, 'ts-diagnostics-child.mjs')
 
 /** The pre-emit diagnostics of `roots` under `options` (a tsconfig.json's compilerOptions); `stripDirectives`: read with every `// @ts-expect-error` made a plain comment. */
 export function diagnostics (roots: string[], options: Record<string, unknown>, stripDirectives = false): Promise<Diagnostic[]> {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (key !== 'NODE_V8_COVERAGE') env[key] = value
+  const env = envWithoutCoverage()
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [child, JSON.stringify({ roots, options, stripDirectives })], { env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err !== null) reject(new Error(`the TypeScript compile failed: ${err.message}\n${stderr}`))

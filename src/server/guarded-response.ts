@@ -11,9 +11,14 @@ import http from 'node:http'
 
 /**
  * On the prototype of responses that guard themselves against write-after-end errors (a registered
- * symbol: transport/fetch-response.ts, whose response never throws such an error, sets it too).
+ * symbol: the same in every copy of this module, the CommonJS and the ES-module build alike).
  */
 const kGuardsWriteAfterEnd = Symbol.for('trellis.guardsWriteAfterEnd')
+
+/** Marks a response class (its prototype) as one that never throws a write-after-end error: dropWriteAfterEndErrors adds it no listener. */
+export function markGuardsWriteAfterEnd (prototype: object): void {
+  (prototype as Record<symbol, boolean>)[kGuardsWriteAfterEnd] = true
+}
 
 function ignoreError (): void {}
 
@@ -36,7 +41,7 @@ export class GuardedServerResponse extends http.ServerResponse {
     return super.end(chunk, encoding, callback)
   }
 }
-;(GuardedServerResponse.prototype as unknown as Record<symbol, boolean>)[kGuardsWriteAfterEnd] = true
+markGuardsWriteAfterEnd(GuardedServerResponse.prototype)
 
 /**
  * Makes sure an error emitted on `res` after its end is dropped, never thrown: a response of this

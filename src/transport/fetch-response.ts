@@ -15,6 +15,7 @@
 import { Stream } from 'node:stream'
 import type { FetchIncomingMessage } from './fetch-request'
 import type { OutgoingHeaderValue } from './contract'
+import { markGuardsWriteAfterEnd } from '../server/guarded-response'
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-connection'])
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -304,8 +305,8 @@ for (const [name, value] of [['writable', true], ['writableCorked', 0], ['writab
   Object.defineProperty(FetchServerResponse.prototype, name, { value, writable: true, configurable: true })
 }
 // a write after the end is reported to an 'error' listener only, never thrown (failLater): the
-// request path need not add a listener per response (server/guarded-response.ts, the same registered symbol)
-;(FetchServerResponse.prototype as unknown as Record<symbol, boolean>)[Symbol.for('trellis.guardsWriteAfterEnd')] = true
+// request path need not add a listener per response
+markGuardsWriteAfterEnd(FetchServerResponse.prototype)
 
 function byteLength (chunk: Uint8Array): number { return chunk.byteLength }
 
