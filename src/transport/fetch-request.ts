@@ -17,6 +17,7 @@
 import { EventEmitter } from 'node:events'
 import { Readable } from 'node:stream'
 import { kWholeBody } from './contract'
+import { isWorkerTarget } from '../base/worker-target'
 
 type ReadResult = { done: true, value?: undefined } | { done: false, value: Uint8Array }
 
@@ -53,9 +54,15 @@ interface Peer { address: string | undefined, port: number | undefined }
 /**
  * The client's address from the runtime's context argument, where it gives one: Deno.serve's
  * handler info (`remoteAddr`), Bun.serve's server (`requestIP(request)`), @hono/node-server's
- * bindings (`incoming.socket`), or any object with `remoteAddress`.
+ * bindings (`incoming.socket`), or any object with `remoteAddress`. In a built Worker (../worker.ts)
+ * the context is the Worker's `env, ctx`, and the client's address is the `cf-connecting-ip` header,
+ * which Cloudflare sets on every request it passes to a Worker (as Hono's getConnInfo reads it).
  */
 export function peerOf (request: Request, context: readonly unknown[]): Peer {
+  if (isWorkerTarget()) {
+    const ip = request.headers.get('cf-connecting-ip')
+    return ip === null || ip === '' ? NO_PEER : { address: ip, port: undefined }
+  }
   const info = context[0] as Record<string, any> | null | undefined
   if (info === null || typeof info !== 'object') return NO_PEER
   try {

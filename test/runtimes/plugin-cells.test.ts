@@ -17,17 +17,20 @@
 // that cannot be installed or run here is skipped, naming its package.
 // node-line: independent: the verdicts are workerd's, Bun's and Deno's; the worker build on each
 // Node line is test/cli/build-worker.test.ts's.
-import { test } from 'node:test'
+import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { createServer, type Server } from 'node:http'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
-import { DISK_CHECKS, PLUGIN_CHECKS, type Send } from './plugin-checks'
+import { NODE_PATH_CHECKS, PLUGIN_CHECKS, REFUSED_CHECKS, type Send } from './plugin-checks'
 import { freePort, startProcess, type Started } from './processes'
+import { findBinary } from '../production/helpers'
+import { startRedis, type RedisServer } from '../production/redis'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -36,6 +39,37 @@ const FIXTURES = 'test/runtimes/fixtures/plugins'
 const INSTALL_AND_RUN_MS = 300_000
 /** The application of each Fastify line. */
 const APPS = [[4, 'plugins-app.mjs'], [5, 'plugins-app-v5.mjs']] as const
+
+const REDIS = findBinary('redis-server')
+const NO_REDIS = 'redis-server is not installed (Debian package: redis-server); the redis cell starts its own on a loopback port'
+
+// what ./fixtures/plugins/refused-app.mjs reaches over loopback, for every server of the table: an
+// upstream for http-proxy and reply-from (it answers with the method, path and body it was sent),
+// and a redis-server (where one is installed), each stopped when the file's tests end
+let upstream: Server | undefined
+let redis: RedisServer | undefined
+const needs = { upstream: '', redis: undefined as string | undefined }
+before(async () => {
+  upstream = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => { body += chunk })
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' })
+      res.end(JSON.stringify({ method: req.method, path: req.url, body }))
+    })
+  })
+  await new Promise<void>((resolve) => upstream?.listen(0, '127.0.0.1', resolve))
+  needs.upstream = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`
+  if (REDIS !== undefined) {
+    redis = await startRedis(REDIS, await freePort())
+    needs.redis = `redis://127.0.0.1:${redis.port}`
+  }
+})
+after(async () => {
+  await new Promise((resolve) => upstream?.close(resolve))
+  await redis?.stop()
+})
 
 async function binaryOrSkip (t: { skip: (message: string) => void }, name: 'bun' | 'deno' | 'workerd'): Promise<string | undefined> {
   assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
@@ -48,7 +82,15 @@ async function binaryOrSkip (t: { skip: (message: string) => void }, name: 'bun'
 type Child = Started
 
 function start (bin: string, args: string[], cwd: string): Child {
-  return startProcess(bin, args, { cwd, env: { ...process.env, NO_COLOR: '1' } })
+  return startProcess(bin, args, { cwd, env: { ...process.env, NO_COLOR: '1', CELLS_UPSTREAM: needs.upstream, CELLS_REDIS: needs.redis ?? '' } })
+}
+
+/** A check of the refused plugins, skipped with a message where what it needs is missing. */
+async function runRefused (t: any, where: string, base: string, send: Send): Promise<void> {
+  for (const check of REFUSED_CHECKS.filter((c) => c.notOn !== where)) {
+    const skip = check.needs === 'redis' && needs.redis === undefined ? NO_REDIS : false
+    await t.test(`${check.plugin} on ${where} (Fastify 4 line)`, { skip }, () => check.run(base, send, 4))
+  }
 }
 
 async function until<T> (what: string, served: Child, probe: () => Promise<T | undefined>): Promise<T> {
@@ -72,11 +114,12 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
   try {
     // one workerd process, a service (a Worker on a port of its own) for each application
     const services = [
-      { name: 'plugins4', app: 'plugins-app.mjs', line: 4, port: await freePort() },
-      { name: 'plugins5', app: 'plugins-app-v5.mjs', line: 5, port: await freePort() },
-      { name: 'pressure', app: 'pressure-app.mjs', line: 4, port: await freePort() }
+      { name: 'plugins4', app: 'plugins-app.mjs', line: 4 as const, port: await freePort() },
+      { name: 'plugins5', app: 'plugins-app-v5.mjs', line: 5 as const, port: await freePort() },
+      { name: 'pressure', app: 'pressure-app.mjs', line: 4 as const, port: await freePort() }
     ]
-    for (const { name, app, line } of services) {
+    // a Worker with @fastify/session does not start (below): built, and run alone afterwards
+    for (const { name, app, line } of [...services, { name: 'session', app: 'session-app.mjs', line: 4 }]) {
       const made = buildWorker(`${FIXTURES}/${app}`, join(out, name), '--line', String(line))
       assert.equal(made.status, 0, `trellis build --target worker ${app} failed:\n${String(made.stdout)}\n${String(made.stderr)}`)
     }
@@ -96,11 +139,29 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
       for (const { name, line, port } of services.slice(0, 2)) {
         const base = `http://127.0.0.1:${port}`
         await until(`workerd did not serve ${name} on ${port}`, served, async () => (await fetch(`${base}/nothing-here`)).status === 404 ? true : undefined)
-        // the Fastify 5 major of rate-limit is refused by the build (below)
-        for (const check of PLUGIN_CHECKS.filter((c) => line === 4 || c.plugin !== 'rate-limit')) {
-          await t.test(`${check.plugin} on workerd (Fastify ${line} line)`, () => check.run(base, fetch))
+        // the Fastify 5 major of rate-limit is refused by the build (below); session and schedule: below
+        for (const check of PLUGIN_CHECKS.filter((c) => (line === 4 || c.plugin !== 'rate-limit') && c.plugin !== 'session, flash' && c.plugin !== 'schedule')) {
+          await t.test(`${check.plugin} on workerd (Fastify ${line} line)`, () => check.run(base, fetch, line))
         }
+        await t.test(`schedule on workerd (Fastify ${line} line): not available, the job is added but never runs`, async () => {
+          // its interval was set while the first request readied the application; workerd runs no
+          // timer of a request that has ended, so the job does not run while a later request waits
+          const res = await fetch(`${base}/schedule/`)
+          const { before, after, status } = await res.json() as { before: number, after: number, status: string }
+          assert.deepEqual({ before, after, status }, { before: 0, after: 0, status: 'running' })
+        })
       }
+      await t.test('request.ip on workerd: the cf-connecting-ip header; rate-limit\'s default key tells addresses apart', async () => {
+        const base = `http://127.0.0.1:${services[0].port}`
+        assert.deepEqual(await (await fetch(`${base}/ip`, { headers: { 'cf-connecting-ip': '2001:db8::5' } })).json(), { ip: '2001:db8::5' })
+        assert.deepEqual(await (await fetch(`${base}/ip`)).json(), { ip: null })
+        // the rate-limit check used up 203.0.113.7's two requests; another address has its own
+        const other = await fetch(`${base}/limit/`, { headers: { 'cf-connecting-ip': '198.51.100.1' } })
+        assert.deepEqual([other.status, await other.json()], [200, { limited: false }])
+        const first = await fetch(`${base}/limit/`, { headers: { 'cf-connecting-ip': '203.0.113.7' } })
+        assert.equal(first.status, 429)
+        await first.text()
+      })
       const pressurePort = services[2].port
       await t.test('under-pressure on workerd: not available, the first request fails (no perf_hooks.monitorEventLoopDelay)', async () => {
         const res = await fetch(`http://127.0.0.1:${pressurePort}/pressure/status`)
@@ -112,6 +173,13 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
     } finally {
       await served.stop()
     }
+    // workerd runs the module when it loads the Worker, and gives up on the whole configuration when
+    // that throws: a second, short run of its own (it exits at once)
+    await t.test('session, flash on workerd: not available, the Worker cannot start (@fastify/session draws random bytes at global scope)', async () => {
+      const ran = spawnSync(workerd, ['serve', join(out, 'session', 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${await freePort()}`], { cwd: out, encoding: 'utf8', timeout: 30_000 })
+      assert.equal(ran.status, 1, `workerd served it:\n${ran.stderr}`)
+      assert.match(ran.stderr, /Uncaught Error: Disallowed operation called within global scope[^\n]*generating random values[\s\S]*?in \S*node_modules\/@fastify\/session\/lib\/idGenerator\.js/)
+    })
   } finally {
     rmSync(out, { recursive: true, force: true })
   }
@@ -130,11 +198,16 @@ test('the worker build refuses the plugins that need a disk, sockets or HTTP/2, 
     const refused: Record<string, string> = {
       autoload: 'fs', // reads its folder at start
       compress: 'fs', // through pump
+      env: 'fs', // dotenv reads .env
+      express: 'fs|net', // express serves files (send) and reads addresses
       'http-proxy': 'http2|net|tls', // through reply-from (undici) and ws
       multipart: 'fs', // saves files to a temporary folder
       redis: 'net|tls', // through ioredis
       'reply-from': 'http2|net', // undici's outbound sockets
+      'secure-session': 'fs', // sodium-native loads its native addon from disk
       static: 'fs',
+      swagger: 'fs', // its static mode and the package.json it reads
+      'swagger-ui': 'fs', // serves its assets from its folder
       view: 'fs', // reads its templates
       websocket: 'net|tls' // through ws
     }
@@ -157,15 +230,26 @@ for (const [runtime, args, server] of [['bun', [], 'Bun.serve'], ['deno', ['run'
     const served = start(bin, [...args, `${FIXTURES}/serve.mjs`], root)
     try {
       const ports = await until(`${runtime} did not serve`, served, async () => {
-        const said = [...served.output().matchAll(/^LISTENING (4|5) (\d+)$/gm)]
-        return said.length === 2 ? new Map(said.map((m) => [Number(m[1]), m[2]])) : undefined
+        const said = [...served.output().matchAll(/^LISTENING (4|5|node) (\d+)$/gm)]
+        return said.length === 3 ? new Map(said.map((m) => [m[1] === 'node' ? 'node' : Number(m[1]), m[2]])) : undefined
       })
-      assert.equal(served.output().match(new RegExp(`"msg":"Serving with ${server.replace('.', '\\.')}`, 'g'))?.length, 2, `both served natively:\n${served.output().slice(0, 2000)}`)
+      assert.equal(served.output().match(new RegExp(`"msg":"Serving with ${server.replace('.', '\\.')}`, 'g'))?.length, 2, `both lines served natively:\n${served.output().slice(0, 2000)}`)
+      assert.match(served.output(), new RegExp(`"msg":"Serving with ${runtime === 'bun' ? 'Bun' : 'Deno'}'s node:http`), 'node-path-app.mjs on node:http')
       for (const [line] of APPS) {
         const base = `http://127.0.0.1:${ports.get(line) as string}`
-        for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify ${line} line)`, () => check.run(base, fetch))
+        for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify ${line} line)`, () => check.run(base, fetch, line))
       }
-      for (const check of DISK_CHECKS) await t.test(`${check.plugin} on ${runtime} (Fastify 4 line)`, () => check.run(`http://127.0.0.1:${ports.get(4) as string}`, fetch))
+      await runRefused(t, runtime, `http://127.0.0.1:${ports.get(4) as string}`, fetch)
+      if (runtime === 'bun') {
+        await t.test('http-proxy, reply-from on bun with undici, their default client: not available (Bun\'s own undici has no Pool.request())', async () => {
+          for (const path of ['/proxy/hello', '/reply-from/']) {
+            const res = await fetch(`http://127.0.0.1:${ports.get(4) as string}${path}`)
+            assert.equal(res.status, 500)
+            assert.match((await res.json() as { message: string }).message, /^pool\.request is not a function/)
+          }
+        })
+      }
+      for (const check of NODE_PATH_CHECKS) await t.test(`${check.plugin} on ${runtime}'s node:http (Fastify 4 line)`, () => check.run(`http://127.0.0.1:${ports.get('node') as string}`, fetch, 4))
       await t.test(`under-pressure on ${runtime}: its status route`, async () => {
         const res = await fetch(`http://127.0.0.1:${ports.get(4) as string}/pressure/status`)
         assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
@@ -184,14 +268,16 @@ test('node: the plugins of docs/runtimes.md\'s table through app.fetch (both lin
     const factory: typeof trellisV4 = line === 4 ? trellisV4 : trellisV5 as unknown as typeof trellisV4
     const app = factory()
     app.register(await load(file))
+    app.register(await load(line === 4 ? 'session-app.mjs' : 'session-app-v5.mjs'))
     app.register(await load(line === 4 ? 'pressure-app.mjs' : 'rate-limit-v5-app.mjs'))
-    if (line === 4) app.register(await load('disk-app.mjs'))
-    const send: Send = async (url, init) => app.fetch(new Request(url, init))
+    if (line === 4) app.register(await load('refused-app.mjs'), needs)
+    // the peer address a runtime would give (Bun's requestIP, Deno's remoteAddr): request.ip
+    const send: Send = async (url, init) => app.fetch(new Request(url, init), { remoteAddress: '127.0.0.1' })
     try {
       const base = 'http://cells.test'
-      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify ${line} line)`, () => check.run(base, send))
+      for (const check of PLUGIN_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify ${line} line)`, () => check.run(base, send, line))
       if (line === 4) {
-        for (const check of DISK_CHECKS) await t.test(`${check.plugin} on Node's app.fetch (Fastify 4 line)`, () => check.run(base, send))
+        await runRefused(t, 'Node\'s app.fetch', base, send)
         await t.test('under-pressure on Node\'s app.fetch: its status route', async () => {
           const res = await send(`${base}/pressure/status`)
           assert.deepEqual([res.status, await res.json()], [200, { status: 'ok' }])
@@ -201,4 +287,12 @@ test('node: the plugins of docs/runtimes.md\'s table through app.fetch (both lin
       await app.close()
     }
   }
+})
+
+test('@fastify/express through app.fetch: not available, Express swaps reply.raw\'s prototype and the failure escapes the request', () => {
+  assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
+  const ran = spawnSync(process.execPath, [join(FIXTURES, 'express-fetch.mjs')], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
+  assert.notEqual(ran.status, 0, `the request answered:\n${ran.stdout}`)
+  assert.doesNotMatch(ran.stdout, /^ANSWER/m)
+  assert.match(ran.stderr, /ERR_HTTP_HEADERS_SENT[\s\S]*at FetchServerResponse\.writeHead/)
 })

@@ -5,6 +5,7 @@
 // the plugin the answer differs. A server serves one application, so each check runs once per
 // server (the circuit breaker and the rate limit count).
 import assert from 'node:assert/strict'
+import { connect } from 'node:net'
 
 /** How a check sends a request: the global fetch over a socket, or an application's app.fetch. */
 export type Send = (url: string, init?: RequestInit) => Promise<Response>
@@ -12,7 +13,27 @@ export type Send = (url: string, init?: RequestInit) => Promise<Response>
 export interface PluginCheck {
   /** the table's row */
   plugin: string
-  run: (base: string, fetch: Send) => Promise<void>
+  /** `line`: the Fastify line of the application served at `base` */
+  run: (base: string, fetch: Send, line: 4 | 5) => Promise<void>
+}
+
+/** The cookie pairs (`name=value`) a response sets, for the next request's Cookie header. */
+function cookiesOf (res: Response): string {
+  return res.headers.getSetCookie().map((c) => c.slice(0, c.indexOf(';'))).join('; ')
+}
+
+/** One HTTP/1.1 exchange over a socket, as bytes on the wire (what a client sees before the final response too). */
+async function rawExchange (base: string, path: string): Promise<string> {
+  const { hostname, port } = new URL(base)
+  return await new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
+    let raw = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => { raw += chunk })
+    socket.on('end', () => resolve(raw))
+    socket.on('error', reject)
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${path} in 10 s: ${raw}`)))
+  })
 }
 
 async function json (res: Response): Promise<unknown> {
@@ -149,14 +170,16 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   {
     plugin: 'rate-limit',
     run: async (base, fetch) => {
-      // max 2 a minute, in memory
+      // max 2 a minute, in memory, keyed by the client's address (Cloudflare's header on Workers,
+      // where the peer address is that header; the other servers take the socket's)
+      const headers = { 'cf-connecting-ip': '203.0.113.7' }
       for (let i = 0; i < 2; i++) {
-        const ok = await fetch(`${base}/limit/`)
+        const ok = await fetch(`${base}/limit/`, { headers })
         assert.equal(ok.status, 200)
         assert.equal(ok.headers.get('x-ratelimit-limit'), '2')
         await ok.text()
       }
-      const limited = await fetch(`${base}/limit/`)
+      const limited = await fetch(`${base}/limit/`, { headers })
       assert.equal(limited.status, 429)
       assert.equal((await json(limited) as { statusCode: number }).statusCode, 429)
     }
@@ -179,6 +202,108 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
     }
   },
   {
+    plugin: 'routes',
+    run: async (base, fetch) => {
+      // the scope's route table, filled by its onRoute hook
+      assert.deepEqual(await json(await fetch(`${base}/routes/`)), { routes: ['/routes', '/routes/listed'] })
+    }
+  },
+  {
+    plugin: 'url-data',
+    run: async (base, fetch) => {
+      assert.deepEqual(await json(await fetch(`${base}/url-data/?a=1&b=two`)), { path: '/url-data/', query: 'a=1&b=two', only: '/url-data/' })
+    }
+  },
+  {
+    plugin: 'oauth2',
+    run: async (base, fetch) => {
+      // the start route redirects to the provider with a state, kept in a cookie; a callback whose
+      // state is not the cookie's is refused before any token request
+      const start = await fetch(`${base}/oauth2/login`, { redirect: 'manual' })
+      assert.equal(start.status, 302)
+      const to = new URL(start.headers.get('location') ?? '')
+      assert.equal(to.origin + to.pathname, 'https://provider.test/authorize')
+      assert.deepEqual([to.searchParams.get('client_id'), to.searchParams.get('redirect_uri'), to.searchParams.get('scope')], ['cid', 'https://app.test/oauth2/callback', 'read'])
+      const state = to.searchParams.get('state') ?? ''
+      assert.ok(state.length >= 8, to.href)
+      assert.equal(cookiesOf(start), `oauth2-redirect-state=${state}`)
+      await start.text()
+      const forged = await fetch(`${base}/oauth2/callback?code=c&state=forged`, { headers: { cookie: `oauth2-redirect-state=${state}` } })
+      assert.equal(forged.status, 500)
+      assert.match((await json(forged) as { message: string }).message, /Invalid state/)
+    }
+  },
+  {
+    plugin: 'csrf-protection',
+    run: async (base, fetch) => {
+      const issued = await fetch(`${base}/csrf/token`)
+      const { token } = await json(issued) as { token: string }
+      const cookie = cookiesOf(issued)
+      assert.match(cookie, /^_csrf=/)
+      const none = await fetch(`${base}/csrf/`, { method: 'POST', headers: { cookie } })
+      assert.equal(none.status, 403)
+      assert.equal((await json(none) as { statusCode: number }).statusCode, 403)
+      const forged = await fetch(`${base}/csrf/`, { method: 'POST', headers: { cookie, 'csrf-token': `${token}x` } })
+      assert.equal(forged.status, 403)
+      await forged.text()
+      const ok = await fetch(`${base}/csrf/`, { method: 'POST', headers: { cookie, 'csrf-token': token } })
+      assert.deepEqual([ok.status, await json(ok)], [200, { csrf: 'ok' }])
+    }
+  },
+  {
+    plugin: 'session, flash',
+    run: async (base, fetch) => {
+      const first = await fetch(`${base}/session/count`)
+      assert.deepEqual(await json(first), { n: 1 })
+      const cookie = cookiesOf(first)
+      assert.match(cookie, /^sessionId=/)
+      assert.deepEqual(await json(await fetch(`${base}/session/count`, { headers: { cookie } })), { n: 2 })
+      assert.deepEqual(await json(await fetch(`${base}/session/count`)), { n: 1 })
+      // a flash message set before a redirect is read once after it
+      const flashed = await fetch(`${base}/session/flash`, { headers: { cookie }, redirect: 'manual' })
+      assert.deepEqual([flashed.status, flashed.headers.get('location')], [302, '/session/read'])
+      await flashed.text()
+      assert.deepEqual(await json(await fetch(`${base}/session/read`, { headers: { cookie } })), { info: ['saved'] })
+      assert.deepEqual(await json(await fetch(`${base}/session/read`, { headers: { cookie } })), { info: [] })
+    }
+  },
+  {
+    plugin: 'early-hints',
+    run: async (base, fetch, line) => {
+      const res = await fetch(`${base}/early-hints/`)
+      if (line === 4) {
+        // @fastify/early-hints writes the 103 onto reply.raw.socket, which a fetch handler has not:
+        // the route fails (node:http path only)
+        assert.equal(res.status, 500)
+        assert.match((await json(res) as { message: string }).message, /^reply\.raw\.socket\.write is not a function/)
+        return
+      }
+      // Fastify 5's reply.writeEarlyHints: a fetch handler answers with one Response, so the hints
+      // are dropped: the route's 200 arrives, and over a socket no 103 precedes it
+      assert.deepEqual([res.status, await json(res)], [200, { page: true }])
+      if (new URL(base).hostname === '127.0.0.1') assert.match(await rawExchange(base, '/early-hints/'), /^HTTP\/1\.1 200 OK\r\n/)
+    }
+  },
+  {
+    plugin: 'throttle',
+    run: async (base, fetch) => {
+      const t0 = performance.now()
+      const res = await fetch(`${base}/throttle/`)
+      assert.equal(await res.text(), 'z'.repeat(1500))
+      const ms = performance.now() - t0
+      assert.ok(ms >= 900, `1500 bytes at 1000 B/s took ${ms} ms`)
+    }
+  },
+  {
+    plugin: 'schedule',
+    run: async (base, fetch) => {
+      // a job every 20 ms, added when the application readied: it runs while a request waits 150 ms
+      const { before, after, status } = await json(await fetch(`${base}/schedule/`)) as { before: number, after: number, status: string }
+      assert.equal(status, 'running')
+      assert.ok(after - before >= 2, `the job ran ${after - before} times in 150 ms`)
+    }
+  },
+  {
     plugin: 'sensible',
     run: async (base, fetch) => {
       const missing = await fetch(`${base}/sensible/`)
@@ -191,10 +316,11 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
 ]
 
 /**
- * The plugins that read files at run time (./fixtures/plugins/disk-app.mjs, Fastify 4 majors): Bun,
- * Deno and Node's app.fetch; the worker build refuses them.
+ * The plugins the worker build refuses (./fixtures/plugins/refused-app.mjs, Fastify 4 majors): Bun,
+ * Deno and Node's app.fetch. `needs`: a redis-server's URL, which the server is given where one is
+ * installed; `notOn`: the runtime where the plugin fails instead (../plugin-cells.test.ts checks how).
  */
-export const DISK_CHECKS: PluginCheck[] = [
+export const REFUSED_CHECKS: Array<PluginCheck & { needs?: 'redis', notOn?: 'bun' }> = [
   {
     plugin: 'static',
     run: async (base, fetch) => {
@@ -225,6 +351,98 @@ export const DISK_CHECKS: PluginCheck[] = [
       const health = await fetch(`${base}/auto/meta/health`)
       assert.equal(health.headers.get('x-users-hook'), null)
       assert.deepEqual(await json(health), { ok: true })
+    }
+  },
+  {
+    plugin: 'secure-session',
+    run: async (base, fetch) => {
+      const put = await fetch(`${base}/secure-session/put`)
+      await put.text()
+      const cookie = cookiesOf(put)
+      assert.match(cookie, /^session=/)
+      assert.ok(!cookie.includes('cart'), 'the cookie is encrypted')
+      assert.deepEqual(await json(await fetch(`${base}/secure-session/get`, { headers: { cookie } })), { cart: ['a', 'b'] })
+      const value = cookie.slice('session='.length)
+      const tampered = `session=${value.slice(0, 5)}${value[5] === 'A' ? 'B' : 'A'}${value.slice(6)}`
+      assert.deepEqual(await json(await fetch(`${base}/secure-session/get`, { headers: { cookie: tampered } })), { cart: null })
+    }
+  },
+  {
+    plugin: 'swagger',
+    run: async (base, fetch) => {
+      const doc = await json(await fetch(`${base}/swagger/docs/json`)) as { openapi: string, info: unknown, paths: Record<string, any> }
+      assert.match(doc.openapi, /^3\./)
+      assert.deepEqual(doc.info, { title: 'cells', version: '1.0.0' })
+      const item = doc.paths['/swagger/items/{id}'].get
+      assert.equal(item.summary, 'one item')
+      assert.deepEqual(item.parameters.map((p: { name: string, in: string }) => [p.name, p.in]), [['id', 'path']])
+    }
+  },
+  {
+    plugin: 'swagger-ui',
+    run: async (base, fetch) => {
+      // its page and the assets it reads from its folder
+      const page = await fetch(`${base}/swagger/docs/`)
+      assert.equal(page.status, 200)
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/)
+      assert.match(await page.text(), /swagger-ui-bundle\.js/)
+      const script = await fetch(`${base}/swagger/docs/static/swagger-ui-bundle.js`)
+      assert.match(script.headers.get('content-type') ?? '', /javascript/)
+      assert.ok((await script.arrayBuffer()).byteLength > 100_000)
+    }
+  },
+  {
+    plugin: 'env',
+    run: async (base, fetch) => {
+      // the options' data checked against the schema, its default filled in
+      assert.deepEqual(await json(await fetch(`${base}/env/`)), { CELLS_GREETING: 'hello', CELLS_PORT: 3000 })
+    }
+  },
+  ...(['', '-http'] as const).map((client) => ({
+    plugin: `http-proxy, reply-from (${client === '' ? 'undici, their default client' : 'node:http client, the `http` option'})`,
+    notOn: client === '' ? 'bun' : undefined,
+    run: async (base: string, fetch: Send) => {
+      // the test's upstream answers with the method, path and body it was sent
+      const proxied = await fetch(`${base}/proxy${client}/hello?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sent":true}' })
+      assert.equal(proxied.status, 200)
+      assert.equal(proxied.headers.get('x-upstream'), 'yes')
+      assert.deepEqual(await json(proxied), { method: 'POST', path: '/origin/hello?x=1', body: '{"sent":true}' })
+      const from = await fetch(`${base}/reply-from${client}/`)
+      assert.deepEqual([from.status, from.headers.get('x-upstream'), from.headers.get('x-reply-from')], [200, 'yes', 'yes'])
+      assert.deepEqual(await json(from), { method: 'GET', path: '/origin/from', body: '' })
+    }
+  })),
+  {
+    plugin: 'redis',
+    needs: 'redis',
+    run: async (base, fetch) => {
+      const counts = []
+      for (let i = 0; i < 2; i++) counts.push(await json(await fetch(`${base}/redis/count`, { method: 'POST' })))
+      assert.deepEqual(counts, [{ n: 1 }, { n: 2 }])
+    }
+  }
+]
+
+/**
+ * The plugins that need node:http's own objects (./fixtures/plugins/node-path-app.mjs, Fastify 4
+ * majors), over a socket of the runtime's node:http (Bun's, Deno's).
+ */
+export const NODE_PATH_CHECKS: PluginCheck[] = [
+  {
+    plugin: 'early-hints',
+    run: async (base) => {
+      // the 103 with its Link header, then the route's 200, on one socket
+      const heads = (await rawExchange(base, '/early-hints/')).split('\r\n\r\n')
+      assert.equal(heads[0], 'HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style', heads.join(' | '))
+      assert.match(heads[1], /^HTTP\/1\.1 200 OK\r\n/)
+    }
+  },
+  {
+    plugin: 'express',
+    run: async (base, fetch) => {
+      const res = await fetch(`${base}/express/`)
+      assert.equal(res.headers.get('x-express'), 'yes')
+      assert.deepEqual(await json(res), { viaExpress: true })
     }
   }
 ]
