@@ -7,6 +7,7 @@ import { Readable, getDefaultHighWaterMark } from 'node:stream'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
 import { logCollector } from '../helpers'
+import { setWorkerTarget } from '../../src/base/worker-target'
 
 const v4 = trellisV4 as unknown as (opts?: object) => any
 const v5 = trellisV5 as unknown as (opts?: object) => any
@@ -73,6 +74,21 @@ test('an https URL makes request.protocol https; the peer comes from the context
   res = await app.fetch(new Request('http://example.test/'))
   assert.deepEqual(await res.json(), { protocol: 'http' })
   await app.close()
+})
+
+test('in a built Worker the peer is the cf-connecting-ip header Cloudflare sets; elsewhere the header is not believed', async (t) => {
+  const app = v4()
+  app.get('/', async (req: any) => ({ ip: req.ip ?? null, family: req.socket.remoteFamily ?? null }))
+  t.after(async () => { setWorkerTarget(false); await app.close() })
+  const env = { SECRET: 'x' }
+  const from = (ip?: string): Request => new Request('https://worker.test/', { headers: ip === undefined ? {} : { 'cf-connecting-ip': ip } })
+  // not a Worker: a client could send the header, so the address is the context's (none here)
+  assert.deepEqual(await (await app.fetch(from('203.0.113.7'), env, {})).json(), { ip: null, family: null })
+  // the Worker (src/worker.ts turns the target on): its context is env, ctx, and the header is the client
+  setWorkerTarget(true)
+  assert.deepEqual(await (await app.fetch(from('203.0.113.7'), env, {})).json(), { ip: '203.0.113.7', family: 'IPv4' })
+  assert.deepEqual(await (await app.fetch(from('2001:db8::1'), env, {})).json(), { ip: '2001:db8::1', family: 'IPv6' })
+  assert.deepEqual(await (await app.fetch(from(), env, {})).json(), { ip: null, family: null })
 })
 
 test('the raw request keeps the Request and the context arguments', async () => {

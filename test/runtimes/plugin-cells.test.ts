@@ -1,16 +1,24 @@
 // The Bun, Deno and Workers cells of docs/runtimes.md's plugin table. One application
 // (./fixtures/plugins/routes.mjs: the @fastify plugins that need no disk, no sockets of their own
 // and no upgrade), on each Fastify line with that line's plugin majors (plugins-app.mjs,
-// plugins-app-v5.mjs), is served three ways and the same checks (./plugin-checks.ts)
-// run over HTTP against each: by workerd, built with `trellis build --target worker` (the built
-// dist/ CLI); by Bun and by Deno natively (./fixtures/plugins/serve.mjs: listen() on Bun.serve /
-// Deno.serve), with, on Bun and Deno, the plugins that read files (./fixtures/plugins/disk-app.mjs:
-// static, view, autoload); and, as the reference the checks are held to, by Node through app.fetch in this
-// process. @fastify/under-pressure (./fixtures/plugins/pressure-app.mjs) is served beside it: on
-// Bun and Deno its status route answers; on workerd the Worker fails at its first request (workerd
-// has no perf_hooks.monitorEventLoopDelay), another service of the same workerd process (Fastify 4
-// majors only, as the refusals below; rate-limit's Fastify 5 major is refused there). The
-// plugins that cannot exist on Workers (./fixtures/plugins/unavailable-app.mjs) fail the worker
+// plugins-app-v5.mjs), is served three ways and the same checks (./plugin-checks.ts) run over
+// HTTP against each: by workerd, built with `trellis build --target worker` (the built dist/ CLI);
+// by Bun and by Deno natively (./fixtures/plugins/serve.mjs: listen() on Bun.serve / Deno.serve);
+// and, as the reference the checks are held to, by Node through app.fetch in this process.
+// Beside it, with the Fastify 4 majors:
+// - session-app.mjs (@fastify/session, @fastify/flash; also with the Fastify 5 majors): on Bun,
+//   Deno and app.fetch its routes answer; a Worker with it does not start (workerd forbids random
+//   values at global scope), which a short workerd run of its own shows;
+// - refused-app.mjs (the plugins the worker build refuses: files, native addons, outbound sockets)
+//   on Bun, Deno and app.fetch, http-proxy and reply-from against an upstream this file starts on
+//   loopback, redis against a redis-server it starts (skipped, naming it, where none is installed);
+// - node-path-app.mjs (early-hints, express: they need node:http's own objects) on Bun's and Deno's
+//   node:http (`runtimeServer: 'node'`); express through app.fetch, whose failure escapes the
+//   request, in a Node process of its own;
+// - pressure-app.mjs (@fastify/under-pressure): on Bun and Deno its status route answers; on
+//   workerd, another service of the same process, the Worker fails at its first request (workerd
+//   has no perf_hooks.monitorEventLoopDelay).
+// The plugins that cannot exist on Workers (./fixtures/plugins/unavailable-app.mjs) fail the worker
 // build, which names for each the Node built-in it imports. One workerd, one Bun and one Deno
 // process for the whole table, each stopped by its PID. The binaries are the npm packages `bun`,
 // `deno`, `workerd` (./install.mjs, on first use, into a cache outside the repository); a runtime
