@@ -400,7 +400,7 @@ export const REFUSED_CHECKS: Array<PluginCheck & { needs?: 'redis', notOn?: 'bun
   },
   ...(['', '-http'] as const).map((client) => ({
     plugin: `http-proxy, reply-from (${client === '' ? 'undici, their default client' : 'node:http client, the `http` option'})`,
-    notOn: client === '' ? 'bun' : undefined,
+    notOn: client === '' ? 'bun' as const : undefined,
     run: async (base: string, fetch: Send) => {
       // the test's upstream answers with the method, path and body it was sent
       const proxied = await fetch(`${base}/proxy${client}/hello?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sent":true}' })
