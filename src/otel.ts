@@ -25,6 +25,7 @@ import { otelApi } from './otel-api'
 import pino from 'pino'
 import plugin from './plugin'
 import { VERSION } from './base/version'
+import { perf } from './base/clock'
 import { EARLY_ANSWER_CHANNEL, type EarlyAnswerMessage } from './server/early-answer'
 import { PHASES, type HandlerMessage, type PhaseMessage, type RequestMessage, type RoutingMessage } from './lifecycle/tracing'
 import type { ReplyBase } from './lifecycle/reply'
@@ -110,8 +111,6 @@ const IGNORED = Object.freeze({ owner: null })
 
 const channel = (name: string): diagnosticsChannel.TracingChannel<object, object> => diagnosticsChannel.tracingChannel(name)
 
-/** The global `performance`, read once: node defines it as a lazy getter, run on every read of the global. */
-const perf = performance
 /** performance.timeOrigin, read once: it is fixed for the process, and its getter calls into C++ on every read. */
 const TIME_ORIGIN = perf.timeOrigin
 function epochMs (now: number): number { return TIME_ORIGIN + now }

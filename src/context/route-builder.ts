@@ -68,6 +68,7 @@ function newRouteContext (context: PluginContext, spec: RouteSpec): RouteContext
     logLevel: spec.logLevel,
     logSerializers: spec.logSerializers,
     is404: false,
+    traceInfo: null,
     notFound: null,
     validates: false,
     schemaCompilers: null,

@@ -17,7 +17,8 @@ import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 import { dropWriteAfterEndErrors } from '../server/guarded-response'
 import { missingLoggerMethods } from '../server/logger'
-import { closePhase, endRequest, handlerChannel, openPhase, runTracedRequest, type HandlerMessage, type RequestTrace } from './tracing'
+import { perf } from '../base/clock'
+import { closePhase, endRequest, handlerChannel, openPhase, routeInfo, runTracedRequest, type HandlerMessage, type RequestTrace } from './tracing'
 
 /** `trace`: the request's diagnostics state when something listens (./tracing.ts), else null. */
 export function handleRequest (route: RouteContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, query: unknown, trace: RequestTrace | null): void {
@@ -25,7 +26,8 @@ export function handleRequest (route: RouteContext, req: IncomingMessage, res: S
   if (route.childLoggerFactory !== null) { factoryLoggedRequest(route, req, res, params, query, id, trace); return }
   const log = route.env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
-  const reply = new route.Reply(res, request, log)
+  // a traced request's clock was read as routing began: the reply's elapsed time counts from there
+  const reply = new route.Reply(res, request, log, trace !== null ? trace.begun : undefined)
   if (trace !== null) { runTracedRequest(trace, request, reply, route, startRequest, null); return }
   startRequest(route, request, reply)
 }
@@ -50,7 +52,7 @@ function factoryLoggedRequest (route: RouteContext, req: IncomingMessage, res: S
   }
   if (failure !== null) log = env.requestLogger(id, route.logLevel, route.logSerializers)
   const request = new route.Request(id, params, req, query, log, route)
-  const reply = new route.Reply(res, request, log)
+  const reply = new route.Reply(res, request, log, trace !== null ? trace.begun : undefined)
   if (trace !== null) { runTracedRequest(trace, request, reply, route, factoryLoggedStart, failure); return }
   factoryLoggedStart(route, request, reply, failure)
 }
@@ -251,10 +253,8 @@ function callHandler (request: RequestBase, reply: ReplyBase): void {
  */
 function tracedHandler (err: Error | null, request: RequestBase, reply: ReplyBase): void {
   if (reply.sent) return
-  // the request channel's route object when it has one (the same `{ url, method }`: no second allocation)
-  const known = reply.trace?.request?.route
-  const config = reply.routeContext.config
-  const message: HandlerMessage = { request, reply, async: false, route: known ?? { url: config.url, method: config.method } }
+  // the route's one `{ url, method }` object, as the request channel gives it
+  const message: HandlerMessage = { request, reply, async: false, route: routeInfo(reply.routeContext)! }
   handlerChannel.start.runStores(message, runTracedHandler, undefined, err, request, reply, message)
 }
 
@@ -345,7 +345,7 @@ function watchResponse (reply: ReplyBase): void {
     return
   }
   const onFinished = (err?: Error): void => {
-    reply.endTime = performance.now()
+    reply.endTime = perf.now()
     res.removeListener('finish', onFinished)
     res.removeListener('error', onFinished)
     // a traced request ends before its onResponse hooks and its 'request completed' line

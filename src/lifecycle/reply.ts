@@ -16,12 +16,13 @@ import { isWebResponse, writeResponse } from './write-response'
 import { callNotFound } from './handle-request'
 import { compileSerializationSchema, getSerializationFunction, serializeInput } from './route-schema-api'
 import { emitDeprecation } from '../base/warnings'
+import { perf } from '../base/clock'
 import { closePhase, openPhase, requestFailed, type RequestTrace } from './tracing'
 import { detachedRequest, detachedRouteContext } from './detached-route-context'
 import type { FastifyLine } from '../base/version'
 
 export interface ReplyClass {
-  new (res: ServerResponse, request: RequestBase, log: Logger): ReplyBase
+  new (res: ServerResponse, request: RequestBase, log: Logger, startTime?: number): ReplyBase
   readonly prototype: ReplyBase
   decorated: boolean
 }
@@ -63,7 +64,8 @@ export class ReplyBase {
   /** The request's diagnostics state when it is traced (./tracing.ts), else null. */
   declare trace: RequestTrace | null
 
-  constructor (res: ServerResponse, request: RequestBase, log: Logger) {
+  /** `startTime`: when the request began, when the caller has read the clock already (a traced request's routing start). */
+  constructor (res: ServerResponse, request: RequestBase, log: Logger, startTime?: number) {
     // undefined: built by hand as Fastify allows, with a request that is no trellis request
     const context = request?.routeContext as RouteContext | undefined
     this.raw = res
@@ -79,7 +81,7 @@ export class ReplyBase {
     this.runningOnErrorHook = false
     this.nextErrorHandler = undefined
     this.sending = 0
-    this.startTime = performance.now()
+    this.startTime = startTime === undefined ? perf.now() : startTime
     this.endTime = undefined
     this.watchingEnd = false
     this.trace = null
@@ -220,11 +222,11 @@ export class ReplyBase {
     if (this.endTime !== undefined) return this.endTime - this.startTime
     // without onResponse hooks or request logging nothing records the end of each response
     // (./handle-request.ts watchResponse): it is recorded from the first read on
-    const now = performance.now()
+    const now = perf.now()
     if (this.raw.writableFinished) this.endTime = now
     else if (!this.watchingEnd) {
       this.watchingEnd = true
-      this.raw.once('finish', () => { if (this.endTime === undefined) this.endTime = performance.now() })
+      this.raw.once('finish', () => { if (this.endTime === undefined) this.endTime = perf.now() })
     }
     return now - this.startTime
   }

@@ -11,6 +11,7 @@ import type { AnyHook, RequestHookName } from './hooks'
 import type { ErrorHandler } from './error-handling'
 import type { RequestClass } from './request'
 import type { ReplyClass } from './reply'
+import type { RouteInfo } from './tracing'
 import type { ContentTypeParsers } from './content-type-parsers'
 import type { RouteValidators, SchemaErrorFormatter, ValidatorCompiler, ValidatorFn } from '../schema/validation'
 import type { ResponseSerializers, SerializerCompiler, SerializerFn } from '../schema/serialization'
@@ -96,6 +97,8 @@ export interface RouteContext {
   /** Serializers of the request logger (register/route logSerializers), undefined when none. */
   logSerializers: Record<string, (value: any) => unknown> | undefined
   is404: boolean
+  /** `{ url, method }` as the diagnostics channels give it, made at the route's first traced request (./tracing.ts routeInfo). */
+  traceInfo: RouteInfo | null
   /** The 404 route to use for `reply.callNotFound()` from this route. */
   notFound: RouteContext | null
   /** Whether the route validates anything (skip the step otherwise). */

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestBase } from './request'
 import type { ReplyBase } from './reply'
 import type { RouteContext } from './route-context'
+import { perf } from '../base/clock'
 
 type Channel = TracingChannel<object, object>
 
@@ -44,8 +45,6 @@ export const phaseChannels: Record<Phase, Channel> = {
 const p = phaseChannels
 const handlerStart = handlerChannel.start
 const requestStart = requestChannel.start
-/** The global `performance`, read once: node defines it as a lazy getter, run on every read of the global. */
-const perf = performance
 
 /** tracingFlags: the handler is published on Fastify's handler channel. */
 const TRACE_HANDLER = 1
@@ -134,9 +133,10 @@ export class RequestTrace {
   }
 }
 
+/** The route's `{ url, method }`: one frozen object per route, shared by its requests' messages. */
 export function routeInfo (route: RouteContext): RouteInfo | null {
   if (route.is404) return null
-  return { url: route.config.url, method: route.config.method }
+  return route.traceInfo ?? (route.traceInfo = Object.freeze({ url: route.config.url, method: route.config.method }))
 }
 
 /** The router has answered: the route found (null: none, or no route took the request). */
@@ -171,9 +171,7 @@ function storesBound (): boolean {
  */
 export function runTracedRequest (trace: RequestTrace, request: RequestBase, reply: ReplyBase, route: RouteContext, run: TracedStart, failure: unknown): void {
   reply.trace = trace
-  // the route the router found when it is this one (the same object: one allocation)
-  const info = trace.route !== null && !route.is404 ? trace.route : routeInfo(route)
-  const message: RequestMessage = { request, reply, route: info }
+  const message: RequestMessage = { request, reply, route: routeInfo(route) }
   trace.request = message
   // one listener: a response emits 'close' once it has finished (or its connection closed); a route
   // that watches 'finish' anyway (onResponse hooks, request logging) ends the request there first

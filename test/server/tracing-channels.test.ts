@@ -212,3 +212,28 @@ test('a store bound to trellis.request:start holds in hooks and handler, wheneve
     await app.close()
   }
 })
+
+test('a traced request has one route object per route, and its reply times it from the request start', async () => {
+  const app = trellis()
+  const elapsed: number[] = []
+  app.addHook('onResponse', async (_request: unknown, reply: any) => { elapsed.push(reply.elapsedTime) })
+  app.get('/slow', async () => { await new Promise((resolve) => setTimeout(resolve, 30)); return { ok: true } })
+  const { port } = await listen(app)
+  const routes: unknown[] = []
+  const onStart = (message: unknown): void => { routes.push((message as Message).route) }
+  diagnosticsChannel.subscribe('tracing:trellis.request:start', onStart)
+  try {
+    for (let i = 0; i < 2; i++) assert.equal((await request(port, { method: 'GET', path: '/slow' })).statusCode, 200)
+  } finally {
+    diagnosticsChannel.unsubscribe('tracing:trellis.request:start', onStart)
+  }
+  assert.equal((await request(port, { method: 'GET', path: '/slow' })).statusCode, 200)
+  await app.close()
+  assert.equal(routes.length, 2)
+  assert.deepEqual(routes[0], { url: '/slow', method: 'GET' })
+  assert.equal(routes[1], routes[0], 'the route object is the route\'s, not made per request')
+  assert.ok(Object.isFrozen(routes[0]), 'shared by the route\'s requests, so nobody changes it for the others')
+  // traced (the first two) and untraced (the last) alike: the 30 ms handler is inside the elapsed time
+  assert.equal(elapsed.length, 3)
+  for (const ms of elapsed) assert.ok(ms >= 29 && ms < 5000, `elapsedTime ${ms}`)
+})
