@@ -23,7 +23,9 @@
 // propagation, spans batched to an exporter that drops them in this process (no network I/O), a meter
 // provider whose reader never exports.
 // `trellis-otel-sampled` and `fastify429-otel-sampled` are the same with the sampler production runs:
-// ParentBased(TraceIdRatioBased(0.1)), one request in ten (by trace id) makes a span. `fastify5-otel`
+// ParentBased(TraceIdRatioBased(0.1)), one request in ten (by trace id) makes a span;
+// `trellis-otel-sampled-spans` that sampler with no meter provider (tracing alone: nothing is measured
+// on the other nine). `fastify5-otel`
 // is fastify@5.12.8 (the devDependency `fastify`) with the same @fastify/otel and SDK, every request
 // sampled (@fastify/otel 0.21.2 accepts Fastify `>=4.0.0 <6`).
 // Where trellis/otel's cost goes, one part at a time (each adds one part of the SDK to the one before):
@@ -312,7 +314,7 @@ function bareServer () {
 // ------------------------------------------------------------------ one server, on 127.0.0.1 and a free port
 export const SERVER_NAMES = ['bare', 'trellis', 'fastify43', 'fastify']
 /** Servers with tracing on, run when BENCH_SERVERS names them (not in the default run). */
-export const OTEL_SERVER_NAMES = ['trellis-otel', 'trellis-otel-sampled', 'fastify429-otel', 'fastify429-otel-sampled', 'fastify429', 'fastify5-otel']
+export const OTEL_SERVER_NAMES = ['trellis-otel', 'trellis-otel-sampled', 'trellis-otel-sampled-spans', 'fastify429-otel', 'fastify429-otel-sampled', 'fastify429', 'fastify5-otel']
 /** The servers that split trellis/otel's cost into parts (header), for bench/icount.mjs and bench/profile.mjs. */
 export const OTEL_PART_NAMES = ['trellis-traced', 'trellis-otel-noop', 'trellis-otel-context', 'trellis-otel-spans', 'trellis-sdk-floor']
 /** Other builds and settings of trellis on the same routes, run when BENCH_SERVERS names them: its
@@ -341,6 +343,7 @@ export function serverLabel (name) {
     case 'baseline-otel': return 'baseline + trellis/otel'
     case 'trellis-otel': return 'trellis + trellis/otel'
     case 'trellis-otel-sampled': return 'trellis + trellis/otel, 1 in 10 sampled'
+    case 'trellis-otel-sampled-spans': return 'trellis + trellis/otel, 1 in 10 sampled, no meter provider'
     case 'trellis-traced': return 'trellis, a no-op subscriber'
     case 'trellis-otel-noop': return 'trellis/otel, no SDK'
     case 'trellis-otel-context': return 'trellis/otel, context manager'
@@ -377,6 +380,7 @@ export async function startServer (name) {
   if (name.startsWith('trellis-otel') || name === 'baseline-otel') {
     const parts = name.slice('trellis-otel-'.length)
     if (parts === 'sampled') setupOtelSdk('all', 0.1)
+    else if (parts === 'sampled-spans') setupOtelSdk('spans', 0.1)
     else if (parts !== 'noop') setupOtelSdk(parts === '' ? 'all' : parts)
     const from = name === 'baseline-otel' ? BASELINE : root
     const app = require(join(from, 'dist', 'entry', 'index.cjs'))({ logger: false })
