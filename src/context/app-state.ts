@@ -38,6 +38,10 @@ export class AppState {
   readonly bridgeSources = new Map<string, string>()
   /** The Fastify version range each loaded plugin declares (by plugin name, with its function), for `trellis check`. */
   readonly declaredRanges: Array<{ plugin: string, range: string, fn: object }> = []
+  /** The names (fastify-plugin metadata) of every plugin loaded, in any context. */
+  readonly loadedPluginNames = new Set<string>()
+  /** Why a fetch exchange cannot serve the application (instance.ts `fetch`), decided at its first call once ready: null, it can. */
+  fetchRefusal: Error | null | undefined = undefined
   /** "instance:db" -> the context chains that defined it (for error messages). */
   readonly decoratorOrigins = new Map<string, string[]>()
   initialConfig: Readonly<Record<string, unknown>> = Object.freeze({})

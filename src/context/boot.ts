@@ -113,7 +113,7 @@ async function loadPluginNamed (app: AppState, node: PluginNode, fn: PluginFn, p
   } else if (app.options.line === 4 && typeof node.fn !== 'function') warnMixedStylePlugin(fn) // a module's plugin: known only now
   // (a bridged one on the v5 line: TRLBRG001 names it; FSTWRN002's "an error in `fastify@5`" is Fastify 4's)
   const metaName = pluginMeta(fn)?.name
-  if (metaName !== undefined) parentContext.registeredPlugins.push(metaName)
+  if (metaName !== undefined) { parentContext.registeredPlugins.push(metaName); app.loadedPluginNames.add(metaName) }
   // as avvio: an options function is called with the instance the plugin runs in (its own child
   // context, or the parent for a wrapped plugin), so what it adds there is the plugin's own
   const instance = isSkipOverride(fn) ? node.owner : createChildInstance(parentContext, name, typeof node.opts === 'function' ? {} : (node.opts ?? {}) as Record<string, any>)

@@ -27,12 +27,24 @@ import { lightMyRequest } from './inject'
 import { emitDeprecation } from '../base/warnings'
 import { assertSchemaErrorFormatter } from '../schema/validation/error-formatter'
 import type { Dispatch } from '../transport/contract'
+import type { AppState } from '../context/app-state'
 import { defaultValidatorCompiler, defaultSerializerCompiler, contextValidatorCompiler, contextSerializerCompiler } from '../context/schema-compilers'
 
 // the fetch transport is loaded on the first app.fetch(): a server that only listens never loads it
 let fetchTransport: typeof import('../transport/fetch') | undefined
 function transport (): typeof import('../transport/fetch') {
   return (fetchTransport ??= require('../transport/fetch') as typeof import('../transport/fetch'))
+}
+
+function nodeHttpPlugins (): typeof import('../transport/node-http-plugins') {
+  return require('../transport/node-http-plugins') as typeof import('../transport/node-http-plugins')
+}
+
+/** Why `what` (a fetch exchange) cannot serve the application: a plugin that needs node:http's objects, or null. */
+function fetchRefusal (app: AppState, what: string): Error | null {
+  const { nodeHttpPlugin, FetchUnavailableError } = nodeHttpPlugins()
+  const plugin = nodeHttpPlugin(app.loadedPluginNames)
+  return plugin === null ? null : new FetchUnavailableError(what, plugin)
 }
 
 // listen() on Bun and Deno (their own servers): loaded there only, so Node never loads src/transport/ to listen
@@ -430,8 +442,12 @@ export class TrellisInstance {
       error.message = 'Server is closed'
       return Promise.reject(error)
     }
-    if (app.isReady) return serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context)
-    return bootReady(app).then(() => serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context))
+    if (app.isReady && app.fetchRefusal === null) return serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context)
+    return bootReady(app).then(() => {
+      const refusal = app.fetchRefusal ??= fetchRefusal(app, 'app.fetch()')
+      if (refusal !== null) throw refusal
+      return serveFetch(app.dispatcher.dispatch as unknown as Dispatch, request, context)
+    })
   }
 
   listen (...args: unknown[]): any {
@@ -472,9 +488,11 @@ export class TrellisInstance {
           // on Bun and Deno: their own server, or their node:http (runtimeServer; one log line says which)
           const { chooseServer, currentRuntime, listenNative } = runtimeServer()
           const runtime = currentRuntime()
-          const choice = chooseServer(runtime, app.options, options, server)
+          const plugin = nodeHttpPlugins().nodeHttpPlugin(app.loadedPluginNames)
+          const choice = chooseServer(runtime, app.options, options, server, plugin)
           if (choice.line !== '') app.log.info(choice.line)
           if (choice.native) {
+            if (plugin !== null) throw new (nodeHttpPlugins().FetchUnavailableError)(`${runtime === 'bun' ? 'Bun.serve' : 'Deno.serve'} (runtimeServer: 'native')`, plugin)
             const dispatch = app.dispatcher.dispatch as unknown as Dispatch
             const { serveFetch } = transport()
             return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveFetch(dispatch, request, [info]), options, app.log)

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net'
 import type { ResolvedOptions, RuntimeServerChoice } from '../base/option-types'
 import type { Logger } from '../server/logger'
 import { formatAddress, listenTarget, logListening, type ListenOptions } from '../server/listen'
+import type { NodeHttpPlugin } from './node-http-plugins'
 
 export type RuntimeName = 'node' | 'bun' | 'deno'
 
@@ -30,7 +31,8 @@ const SERVER_NAME: Record<'bun' | 'deno', string> = { bun: 'Bun.serve', deno: 'D
 const NODE_NAME: Record<'bun' | 'deno', string> = { bun: "Bun's node:http", deno: "Deno's node:http" }
 
 /** What makes an application need a node:http server ('' when nothing does). */
-function needsNodeHttp (options: ResolvedOptions, listenOptions: ListenOptions, server: http.Server): string {
+function needsNodeHttp (options: ResolvedOptions, listenOptions: ListenOptions, server: http.Server, plugin: NodeHttpPlugin | null): string {
+  if (plugin !== null) return `${plugin.name} needs node:http's own objects`
   if (options.https !== null) return 'the https option'
   if (options.http2) return 'the http2 option'
   if (options.serverFactory !== undefined) return 'the serverFactory option'
@@ -47,10 +49,11 @@ export interface ServingChoice { native: boolean, line: string }
  * Which server listen() starts, and the log line that says it (empty on Node, where node:http is
  * the only one).
  */
-export function chooseServer (runtime: RuntimeName, options: ResolvedOptions, listenOptions: ListenOptions, server: http.Server): ServingChoice {
+/** `plugin`: a registered plugin that needs node:http's objects (./node-http-plugins.ts), or null. */
+export function chooseServer (runtime: RuntimeName, options: ResolvedOptions, listenOptions: ListenOptions, server: http.Server, plugin: NodeHttpPlugin | null = null): ServingChoice {
   if (runtime === 'node') return { native: false, line: '' }
   const choice: RuntimeServerChoice = options.runtimeServer
-  const needs = needsNodeHttp(options, listenOptions, server)
+  const needs = needsNodeHttp(options, listenOptions, server, plugin)
   const tag = `runtimeServer: '${choice}'`
   if (choice === 'node') return { native: false, line: `Serving with ${NODE_NAME[runtime]} (${tag})` }
   if (choice === 'native') {

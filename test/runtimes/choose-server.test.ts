@@ -7,6 +7,7 @@ import http from 'node:http'
 import trellis from '../../src/index'
 import { resolveOptions } from '../../src/instance/options'
 import { chooseServer, currentRuntime } from '../../src/transport/runtime-server'
+import { nodeHttpPlugin } from '../../src/transport/node-http-plugins'
 
 const options = (opts: object = {}): any => resolveOptions(opts as never, 4)
 
@@ -36,4 +37,33 @@ test("runtimeServer 'node' and 'native' choose; 'native' says what it leaves unu
 
 test('runtimeServer takes auto, native or node', () => {
   assert.throws(() => trellis({ runtimeServer: 'bun' } as never), /"runtimeServer" must be one of auto, native, node, got "bun"/)
+})
+
+test("a plugin that needs node:http's objects (@fastify/express) makes 'auto' choose node:http and is named", () => {
+  const plugin = nodeHttpPlugin(['@fastify/cors', '@fastify/express'])
+  assert.equal(plugin?.name, '@fastify/express')
+  assert.equal(nodeHttpPlugin(['@fastify/cors', '@fastify/middie']), null)
+  assert.deepEqual(chooseServer('deno', options(), {}, http.createServer(), plugin), { native: false, line: "Serving with Deno's node:http: @fastify/express needs node:http's own objects (runtimeServer: 'auto'; 'native' serves with Deno.serve)" })
+})
+
+test("app.fetch refuses an application with a plugin that needs node:http's objects, naming it; inject and listen serve it", async () => {
+  const app = trellis()
+  // a plugin registered under @fastify/express's name, in an encapsulated scope
+  const express = Object.assign(async (instance: any) => { instance.get('/in-scope', async () => ({ ok: true })) }, { [Symbol.for('plugin-meta')]: { name: '@fastify/express' } })
+  app.register(async (scope: any) => { await scope.register(express) })
+  for (let i = 0; i < 2; i++) {
+    await assert.rejects(app.fetch(new Request('http://app.test/in-scope')), (err: any) => {
+      assert.equal(err.code, 'TRL_ERR_FETCH_UNAVAILABLE')
+      assert.match(err.message, /^app\.fetch\(\) cannot serve this application: @fastify\/express needs node:http's own objects \(it sets reply\.raw's prototype/)
+      return true
+    })
+  }
+  const res = await app.inject({ method: 'GET', url: '/in-scope' })
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { ok: true })
+  await app.close()
+  const plain = trellis()
+  plain.get('/', async () => ({ ok: true }))
+  assert.equal((await plain.fetch(new Request('http://app.test/'))).status, 200)
+  await plain.close()
 })
