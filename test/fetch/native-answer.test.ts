@@ -1,0 +1,60 @@
+// What the transport hands Bun.serve and Deno.serve (serveNative) against what app.fetch returns
+// (serveFetch): the Response itself when the request path answered before dispatch returned (a
+// Promise otherwise), and no Content-Length for a body given whole (those servers write it from
+// the body); app.fetch keeps the reply's headers as a socket sends them.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { serveFetch, serveNative } from '../../src/transport/fetch'
+import type { Dispatch } from '../../src/transport/contract'
+
+const json: Dispatch = (_req, res) => {
+  res.setHeader('content-type', 'application/json; charset=utf-8')
+  res.setHeader('content-length', '17')
+  res.end('{"hello":"world"}')
+}
+
+test('an answer given during dispatch is handed to the runtime as a Response, without Content-Length', async () => {
+  const answer = serveNative(json, new Request('http://localhost/'), undefined)
+  assert.ok(answer instanceof Response, 'a Response, not a Promise')
+  assert.equal(answer.status, 200)
+  assert.equal(answer.headers.get('content-length'), null)
+  assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8')
+  assert.equal(await answer.text(), '{"hello":"world"}')
+})
+
+test('app.fetch keeps the Content-Length the reply set', async () => {
+  const answer = serveFetch(json, new Request('http://localhost/'), [])
+  assert.ok(answer instanceof Promise)
+  const res = await answer
+  assert.equal(res.headers.get('content-length'), '17')
+  assert.equal(await res.text(), '{"hello":"world"}')
+})
+
+test('an answer given later reaches the runtime through a Promise', async () => {
+  const later: Dispatch = (req, res) => { setImmediate(() => json(req, res)) }
+  const answer = serveNative(later, new Request('http://localhost/'), undefined)
+  assert.ok(answer instanceof Promise)
+  const res = await answer
+  assert.equal(res.headers.get('content-length'), null)
+  assert.equal(await res.text(), '{"hello":"world"}')
+})
+
+test('a HEAD answer and a streamed body keep their Content-Length: the runtime has no body to count', async () => {
+  const head = serveNative(json, new Request('http://localhost/', { method: 'HEAD' }), undefined) as Response
+  assert.equal(head.headers.get('content-length'), '17')
+  const streamed: Dispatch = (_req, res) => {
+    res.setHeader('content-length', '4')
+    res.write('ab')
+    res.end('cd')
+  }
+  const res = serveNative(streamed, new Request('http://localhost/'), undefined) as Response
+  assert.equal(res.headers.get('content-length'), '4')
+  assert.equal(await res.text(), 'abcd')
+})
+
+test('a dispatch that fails before answering hands the runtime a rejected Promise', async () => {
+  const failing: Dispatch = () => { throw new Error('boom') }
+  const answer = serveNative(failing, new Request('http://localhost/'), undefined)
+  assert.ok(answer instanceof Promise)
+  await assert.rejects(answer, /boom/)
+})
