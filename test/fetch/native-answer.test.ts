@@ -6,6 +6,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { serveFetch, serveNative } from '../../src/transport/fetch'
 import type { Dispatch } from '../../src/transport/contract'
+import { contextOf } from '../../src/context/plugin-context'
+import trellisV4 from '../../src/index'
 
 const json: Dispatch = (_req, res) => {
   res.setHeader('content-type', 'application/json; charset=utf-8')
@@ -57,4 +59,25 @@ test('a dispatch that fails before answering hands the runtime a rejected Promis
   const answer = serveNative(failing, new Request('http://localhost/'), undefined)
   assert.ok(answer instanceof Promise)
   await assert.rejects(answer, /boom/)
+})
+
+test('an application whose handler answers synchronously hands the runtime a Response; an async one a Promise', async () => {
+  const app = (trellisV4 as unknown as () => any)()
+  let responded = 0
+  app.addHook('onResponse', async () => { responded++ })
+  app.get('/sync', { schema: { response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } } } }, (_req: unknown, reply: any) => { reply.send({ hello: 'world' }) })
+  app.get('/async', async () => ({ hello: 'world' }))
+  await app.ready()
+  // what listen() hands Bun.serve and Deno.serve: the application's dispatch
+  const dispatch = contextOf(app).app.dispatcher.dispatch as unknown as Dispatch
+  const sync = serveNative(dispatch, new Request('http://localhost/sync'), undefined)
+  assert.ok(sync instanceof Response, 'a Response, not a Promise')
+  assert.equal(sync.headers.get('content-length'), null)
+  assert.deepEqual(await sync.json(), { hello: 'world' })
+  const later = serveNative(dispatch, new Request('http://localhost/async'), undefined)
+  assert.ok(later instanceof Promise)
+  assert.deepEqual(await (await later).json(), { hello: 'world' })
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(responded, 2)
+  await app.close()
 })
