@@ -308,16 +308,25 @@ export class FetchServerResponse {
   }
 
   /**
-   * The headers the Response carries: the store itself when it holds one value per name and no
-   * hop-by-hop header (nor a Content-Length to leave to the runtime: `lengthless`).
+   * The headers the Response carries, without hop-by-hop headers (nor a Content-Length left to the
+   * runtime: `lengthless`): a plain object when each name has one value (the runtimes convert one
+   * faster than the null-prototype store: Deno in half the time), else a list of pairs.
    */
   private outgoingHeaders (lengthless: boolean): ResponseInit['headers'] {
     const store = this.store
-    let plain = true
+    const headers: Record<string, string> = {}
     for (const name in store) {
-      if (HOP_BY_HOP.has(name) || Array.isArray(store[name]) || (lengthless && name === 'content-length')) { plain = false; break }
+      if (HOP_BY_HOP.has(name) || (lengthless && name === 'content-length')) continue
+      const value = store[name]
+      // '__proto__' would set the object's prototype
+      if (Array.isArray(value) || name === '__proto__') return this.headerPairs(lengthless)
+      headers[name] = String(value)
     }
-    if (plain) return store as Record<string, string>
+    return headers
+  }
+
+  private headerPairs (lengthless: boolean): Array<[string, string]> {
+    const store = this.store
     const pairs: Array<[string, string]> = []
     for (const name in store) {
       if (HOP_BY_HOP.has(name) || (lengthless && name === 'content-length')) continue

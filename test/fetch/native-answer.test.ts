@@ -81,3 +81,23 @@ test('an application whose handler answers synchronously hands the runtime a Res
   assert.equal(responded, 2)
   await app.close()
 })
+
+test('the headers reach the Response as set: a number, a list, a __proto__ header, no hop-by-hop', async () => {
+  for (const withList of [false, true]) {
+    const dispatch: Dispatch = (_req, res) => {
+      res.setHeader('content-type', 'text/plain')
+      res.setHeader('x-count', 3)
+      res.setHeader('__proto__', 'kept')
+      res.setHeader('connection', 'keep-alive')
+      if (withList) res.setHeader('set-cookie', ['a=1', 'b=2'])
+      res.end('ok')
+    }
+    for (const answer of [await serveFetch(dispatch, new Request('http://localhost/'), []), serveNative(dispatch, new Request('http://localhost/'), undefined) as Response]) {
+      assert.equal(answer.headers.get('x-count'), '3')
+      assert.equal(answer.headers.get('__proto__'), 'kept')
+      assert.equal(answer.headers.get('connection'), null)
+      assert.deepEqual(answer.headers.getSetCookie(), withList ? ['a=1', 'b=2'] : [])
+      assert.equal(await answer.text(), 'ok')
+    }
+  }
+})
