@@ -494,8 +494,8 @@ export class TrellisInstance {
           if (choice.native) {
             if (plugin !== null) throw new (nodeHttpPlugins().FetchUnavailableError)(`${runtime === 'bun' ? 'Bun.serve' : 'Deno.serve'} (runtimeServer: 'native')`, plugin)
             const dispatch = app.dispatcher.dispatch as unknown as Dispatch
-            const { serveFetch } = transport()
-            return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveFetch(dispatch, request, [info]), options, app.log)
+            const { serveNative } = transport()
+            return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveNative(dispatch, request, info), options, app.log)
           }
         }
         return await listenServer(server, options, app.options.https !== null, app.log)

@@ -82,15 +82,41 @@ export function peerOf (request: Request, context: readonly unknown[]): Peer {
 
 const NO_PEER: Peer = { address: undefined, port: undefined }
 
-/** What the request path takes from a Request's URL: the path with its query, the authority, TLS or not. */
-export interface RequestUrl { path: string, host: string, encrypted: boolean }
+/**
+ * What the request path takes from a Request's URL: the path with its query, TLS or not, and
+ * where the authority lies (`hostOf` reads it only for a Request that carries no Host).
+ */
+export interface RequestUrl { path: string, encrypted: boolean, href: string, authorityStart: number, authorityEnd: number }
 
 /**
  * Splits a Request's URL (already serialized by the Request: `scheme://authority/path?query#fragment`)
  * without building a URL object; the fragment is never sent, so it is dropped. Null when it has no
- * authority (not an http(s) URL).
+ * authority (not an http(s) URL). A serialized http(s) URL (what Bun.serve, Deno.serve and a
+ * `new Request` give) has its path right after the authority: one search for '/' and one for
+ * '#'; anything else (an object shaped like a Request) takes the general way.
  */
 export function splitRequestUrl (href: string): RequestUrl | null {
+  const start = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1
+  if (start !== -1) {
+    const slash = href.indexOf('/', start)
+    // no '?' or '#' before the path: nothing else ends a serialized authority
+    if (slash !== -1 && !hasQueryOrHash(href, start, slash)) {
+      const hash = href.indexOf('#', slash)
+      return { path: hash === -1 ? href.slice(slash) : href.slice(slash, hash), encrypted: start === 8, href, authorityStart: start, authorityEnd: slash }
+    }
+  }
+  return splitAnyUrl(href)
+}
+
+function hasQueryOrHash (href: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = href.charCodeAt(i)
+    if (code === 63 || code === 35) return true
+  }
+  return false
+}
+
+function splitAnyUrl (href: string): RequestUrl | null {
   const scheme = href.indexOf('://')
   if (scheme === -1) return null
   const start = scheme + 3
@@ -105,10 +131,13 @@ export function splitRequestUrl (href: string): RequestUrl | null {
   if (slash !== -1) hostEnd = slash
   if (query !== -1 && query < hostEnd) hostEnd = query
   const rest = href.slice(hostEnd, end)
-  // credentials in the URL are not the host a client sends
-  const at = href.lastIndexOf('@', hostEnd - 1)
-  const host = at >= start ? href.slice(at + 1, hostEnd) : href.slice(start, hostEnd)
-  return { path: rest === '' || rest[0] === '?' ? '/' + rest : rest, host, encrypted: href.startsWith('https:') }
+  return { path: rest === '' || rest[0] === '?' ? '/' + rest : rest, encrypted: href.startsWith('https:'), href, authorityStart: start, authorityEnd: hostEnd }
+}
+
+/** The URL's authority as a client sends it in Host: without credentials. */
+export function hostOf (url: RequestUrl): string {
+  const at = url.href.lastIndexOf('@', url.authorityEnd - 1)
+  return url.href.slice(at >= url.authorityStart ? at + 1 : url.authorityStart, url.authorityEnd)
 }
 
 const READABLE_OPTIONS = { autoDestroy: false }
@@ -184,7 +213,7 @@ export class FetchIncomingMessage {
     this.encrypted = url.encrypted
     const headers = headersOf(request.headers)
     // a Request made in-process carries no Host: the URL's authority is what a client would send
-    if (headers.host === undefined) headers.host = url.host
+    if (headers.host === undefined) headers.host = hostOf(url)
     // a body of unknown length goes as a client sends one over a socket: chunked. `request.body` is
     // read last: on Bun reading it makes the body a stream, which `arrayBuffer()` then has to drain
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && this.method !== 'GET' && this.method !== 'HEAD' && request.body !== null) headers['transfer-encoding'] = 'chunked'

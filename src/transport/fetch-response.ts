@@ -9,8 +9,9 @@
  * reader asks for more (backpressure, as a socket gives it). HEAD, 1xx, 204, 205 and 304 answers
  * have no body. Hop-by-hop headers (connection, keep-alive, transfer-encoding, trailer, upgrade)
  * are the runtime's to write, never the Response's; trailers are computed and kept on `trailers`
- * but not sent: a fetch Response carries none. 'finish' and then 'close' are emitted on the next
- * tick after the end, as node emits them once the answer is out; `destroy()` emits 'close' only.
+ * but not sent: a fetch Response carries none. 'finish' and then 'close' are emitted after the end
+ * (in a microtask, so that they never wait for the event loop), as node emits them once the answer
+ * is out; `destroy()` emits 'close' only.
  */
 import { Stream } from 'node:stream'
 import type { FetchIncomingMessage } from './fetch-request'
@@ -87,18 +88,39 @@ export class FetchServerResponse {
   /** Trailers the reply added (a fetch Response cannot carry them). */
   trailers: Record<string, string> | null = null
   readonly req: FetchIncomingMessage
-  /** Settles with the Response once its status and headers are known (or rejects when the exchange fails first). */
-  readonly response: Promise<Response>
+  /**
+   * The Response once made (its status and headers known): a runtime's server takes it as it is
+   * when the request path answered before dispatch returned (./fetch.ts `serveNative`).
+   */
+  made: Response | null = null
+  /**
+   * The runtime's server writes Content-Length itself for a body given whole (Bun.serve,
+   * Deno.serve): the Response then carries none (on Deno an explicit one costs ~3 µs per response).
+   */
+  runtimeSetsLength = false
   private readonly store: Record<string, OutgoingHeaderValue> = Object.create(null)
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null
   private settled = false
   private needDrain = false
-  private resolve!: (response: Response) => void
-  private reject!: (err: unknown) => void
+  private failure: { err: unknown } | null = null
+  private promise: Promise<Response> | null = null
+  private resolve: ((response: Response) => void) | null = null
+  private reject: ((err: unknown) => void) | null = null
 
   constructor (req: FetchIncomingMessage) {
     this.req = req
-    this.response = new Promise<Response>((resolve, reject) => { this.resolve = resolve; this.reject = reject })
+  }
+
+  /**
+   * Settles with the Response once its status and headers are known (or rejects when the exchange
+   * fails first). Made on first read: an answer given before anyone asks needs no pending Promise,
+   * and a failure nobody asks about is no unhandled rejection.
+   */
+  get response (): Promise<Response> {
+    if (this.promise !== null) return this.promise
+    if (this.made !== null) return (this.promise = Promise.resolve(this.made))
+    if (this.failure !== null) return (this.promise = Promise.reject(this.failure.err))
+    return (this.promise = new Promise<Response>((resolve, reject) => { this.resolve = resolve; this.reject = reject }))
   }
 
   get socket (): FetchIncomingMessage['socket'] { return this.req.socket }
@@ -217,7 +239,9 @@ export class FetchServerResponse {
       if (controller !== null) { try { controller.close() } catch {} }
     }
     if (typeof callback === 'function') this.once('finish', callback)
-    process.nextTick(finishExchange, this)
+    // a microtask, not node's next tick: a loop of awaited app.fetch() calls never leaves the
+    // microtask queue, so next-tick ends would wait (and hold every exchange) until it yields
+    queueMicrotask(() => { finishExchange(this) })
     return this
   }
 
@@ -227,12 +251,12 @@ export class FetchServerResponse {
     this.needDrain = false
     if (!this.settled) {
       this.settled = true
-      this.reject(err ?? destroyedError())
+      this.fail(err ?? destroyedError())
     } else if (this.controller !== null && !this.writableFinished) {
       try { this.controller.error(err ?? destroyedError()) } catch {}
     }
     // as node's ServerResponse: destroying it tears the exchange down, it does not emit 'error'
-    if (!this.closed) process.nextTick(closeExchange, this)
+    if (!this.closed) queueMicrotask(() => { closeExchange(this) })
     return this
   }
 
@@ -267,25 +291,45 @@ export class FetchServerResponse {
     this.settled = true
     let response: Response
     try {
-      response = new Response(body, { status: this.statusCode, headers: this.outgoingHeaders() })
+      // a body given whole: a runtime's server counts it itself
+      const lengthless = this.runtimeSetsLength && body !== null && !(body instanceof ReadableStream)
+      response = new Response(body, { status: this.statusCode, headers: this.outgoingHeaders(lengthless) })
     } catch (err) {
-      this.reject(err)
+      this.fail(err)
       return
     }
-    this.resolve(response)
+    this.made = response
+    if (this.resolve !== null) this.resolve(response)
   }
 
-  /** The headers the Response carries: the store itself when it holds one value per name and no hop-by-hop header. */
-  private outgoingHeaders (): ResponseInit['headers'] {
+  private fail (err: unknown): void {
+    this.failure = { err }
+    if (this.reject !== null) this.reject(err)
+  }
+
+  /**
+   * The headers the Response carries, without hop-by-hop headers (nor a Content-Length left to the
+   * runtime: `lengthless`): a plain object when each name has one value (the runtimes convert one
+   * faster than the null-prototype store: Deno in half the time), else a list of pairs.
+   */
+  private outgoingHeaders (lengthless: boolean): ResponseInit['headers'] {
     const store = this.store
-    let plain = true
+    const headers: Record<string, string> = {}
     for (const name in store) {
-      if (HOP_BY_HOP.has(name) || Array.isArray(store[name])) { plain = false; break }
+      if (HOP_BY_HOP.has(name) || (lengthless && name === 'content-length')) continue
+      const value = store[name]
+      // '__proto__' would set the object's prototype
+      if (Array.isArray(value) || name === '__proto__') return this.headerPairs(lengthless)
+      headers[name] = String(value)
     }
-    if (plain) return store as Record<string, string>
+    return headers
+  }
+
+  private headerPairs (lengthless: boolean): Array<[string, string]> {
+    const store = this.store
     const pairs: Array<[string, string]> = []
     for (const name in store) {
-      if (HOP_BY_HOP.has(name)) continue
+      if (HOP_BY_HOP.has(name) || (lengthless && name === 'content-length')) continue
       const value = store[name]
       if (Array.isArray(value)) for (const v of value) pairs.push([name, String(v)])
       else pairs.push([name, String(value)])
@@ -293,7 +337,7 @@ export class FetchServerResponse {
     return pairs
   }
 
-  /** Called on the tick after the end: the answer is out. */
+  /** Called after the end (a microtask later): the answer is out. */
   markFinished (): void {
     this.writableFinished = true
   }

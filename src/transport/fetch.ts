@@ -8,7 +8,7 @@
  * Response not yet made rejects, a body being sent errors.
  */
 import type { Dispatch, TransportRequest, TransportResponse } from './contract'
-import { FetchIncomingMessage, splitRequestUrl } from './fetch-request'
+import { FetchIncomingMessage, splitRequestUrl, type RequestUrl } from './fetch-request'
 import { FetchServerResponse } from './fetch-response'
 
 const NativeRequest: typeof Request | undefined = typeof Request === 'function' ? Request : undefined
@@ -23,13 +23,31 @@ export function isFetchRequest (value: unknown): value is Request {
 export function serveFetch (dispatch: Dispatch, request: Request, context: readonly unknown[]): Promise<Response> {
   const url = splitRequestUrl(request.url)
   if (url === null) return Promise.reject(new TypeError(`app.fetch() serves http(s) URLs, not ${request.url}`))
+  return exchange(dispatch, request, url, context, false).response
+}
+
+/**
+ * The handler Bun.serve and Deno.serve call (./runtime-server.ts): the Response itself when the
+ * request path answered before dispatch returned (both servers take one; a Promise costs them a
+ * turn), else its Promise; the Response carries no Content-Length for a body given whole (the
+ * runtime's server writes it).
+ */
+export function serveNative (dispatch: Dispatch, request: Request, info: unknown): Response | Promise<Response> {
+  const url = splitRequestUrl(request.url)
+  if (url === null) return Promise.reject(new TypeError(`app.fetch() serves http(s) URLs, not ${request.url}`))
+  const res = exchange(dispatch, request, url, [info], true)
+  return res.made ?? res.response
+}
+
+function exchange (dispatch: Dispatch, request: Request, url: RequestUrl, context: readonly unknown[], native: boolean): FetchServerResponse {
   const req = new FetchIncomingMessage(request, url, context)
   const res = new FetchServerResponse(req)
+  res.runtimeSetsLength = native
   req.res = res
   try {
     dispatch(req as unknown as TransportRequest, res as unknown as TransportResponse)
   } catch (err) {
     res.destroy(err as Error)
   }
-  return res.response
+  return res
 }

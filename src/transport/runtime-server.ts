@@ -64,7 +64,7 @@ export function chooseServer (runtime: RuntimeName, options: ResolvedOptions, li
 }
 
 /** A fetch handler as the runtimes call it: the Request, then what the runtime passes (Bun's server, Deno's info). */
-export type FetchHandler = (request: Request, info: unknown) => Promise<Response>
+export type FetchHandler = (request: Request, info: unknown) => Response | Promise<Response>
 
 /** A started runtime server, as close() and `app.server` need it. */
 interface Running {

@@ -247,6 +247,15 @@ test('the URL gives the path with its query and the Host a client would send', a
     const res = await app.fetch(new Request(href))
     assert.deepEqual(await res.json(), expected, href)
   }
+  // an object shaped like a Request may carry a URL no Request would serialize: credentials, no path
+  const shaped = (url: string): Request => ({ url, method: 'GET', headers: new Headers(), body: null, bodyUsed: false }) as unknown as Request
+  for (const [href, expected] of [
+    ['http://user:pw@h.test?x=1', { url: '/?x=1', host: 'h.test', query: { x: '1' } }],
+    ['https://user@h.test:8443/p#frag', { url: '/p', host: 'h.test:8443', query: {} }]
+  ] as const) {
+    const res = await app.fetch(shaped(href))
+    assert.deepEqual(await res.json(), expected, href)
+  }
   await app.close()
 })
 
