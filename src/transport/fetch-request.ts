@@ -47,6 +47,31 @@ export class FetchSocket extends EventEmitter {
   unref (): this { return this }
   destroy (): this { return this }
   address (): Record<string, never> { return {} }
+
+  /**
+   * A fetch exchange has no connection to write to. An informational response written raw (a 103
+   * Early Hints, as @fastify/early-hints writes it onto `reply.raw.socket`) is dropped, as
+   * `reply.writeEarlyHints` drops its hints here: a Response has no 1xx before it. Any other
+   * write throws, rather than losing bytes a client waits for.
+   */
+  write (chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const done = typeof encoding === 'function' ? encoding : callback
+    if (!INFORMATIONAL.test(leadingText(chunk))) {
+      throw Object.assign(new Error('reply.raw.socket.write(): a fetch exchange has no connection to write to (an informational 1xx response is dropped, nothing else is taken)'), { code: 'TRL_ERR_FETCH_NO_SOCKET' })
+    }
+    if (typeof done === 'function') process.nextTick(done as () => void)
+    return true
+  }
+}
+
+/** The status line of an informational response, as written raw onto a socket. */
+const INFORMATIONAL = /^HTTP\/1\.[01] 1\d\d /
+
+/** The first bytes of what is written, as text (enough for a status line). */
+function leadingText (chunk: unknown): string {
+  if (typeof chunk === 'string') return chunk.slice(0, 16)
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, 16)).toString('latin1')
+  return ''
 }
 
 interface Peer { address: string | undefined, port: number | undefined }

@@ -422,3 +422,23 @@ test('a listener added to request.raw by any of the emitter methods hears the cl
     }
   }
 })
+
+test('reply.raw.socket on the fetch path drops an informational response written raw and refuses any other write', async () => {
+  const app = trellisV4()
+  app.get('/hints', async (_request: any, reply: any) => {
+    // what @fastify/early-hints does: a 103 written onto the socket, the callback awaited
+    await new Promise<void>((resolve) => { reply.raw.socket.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n', 'ascii', resolve) })
+    assert.equal(reply.raw.socket.write(Buffer.from('HTTP/1.1 100 Continue\r\n\r\n')), true)
+    return { page: true }
+  })
+  app.get('/raw', async (_request: any, reply: any) => {
+    reply.raw.socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi')
+    return { never: true }
+  })
+  const hints = await app.fetch(new Request('http://app.test/hints'))
+  assert.deepEqual([hints.status, await hints.json()], [200, { page: true }])
+  const raw = await app.fetch(new Request('http://app.test/raw'))
+  assert.equal(raw.status, 500)
+  assert.match((await raw.json() as { message: string }).message, /^reply\.raw\.socket\.write\(\): a fetch exchange has no connection to write to/)
+  await app.close()
+})

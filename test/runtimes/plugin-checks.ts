@@ -269,17 +269,12 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
   },
   {
     plugin: 'early-hints',
-    run: async (base, fetch, line) => {
+    run: async (base, fetch) => {
       const res = await fetch(`${base}/early-hints/`)
-      if (line === 4) {
-        // @fastify/early-hints writes the 103 onto reply.raw.socket, which a fetch handler has not:
-        // the route fails (node:http path only)
-        assert.equal(res.status, 500)
-        assert.match((await json(res) as { message: string }).message, /^reply\.raw\.socket\.write is not a function/)
-        return
-      }
-      // Fastify 5's reply.writeEarlyHints: a fetch handler answers with one Response, so the hints
-      // are dropped: the route's 200 arrives, and over a socket no 103 precedes it
+      // a fetch handler answers with one Response, so the hints are dropped: the route's 200
+      // arrives, and over a socket no 103 precedes it. Fastify 5's reply.writeEarlyHints drops
+      // them; @fastify/early-hints (Fastify 4 line) writes the 103 onto reply.raw.socket, whose
+      // write drops an informational response on the fetch path
       assert.deepEqual([res.status, await json(res)], [200, { page: true }])
       if (new URL(base).hostname === '127.0.0.1') assert.match(await rawExchange(base, '/early-hints/'), /^HTTP\/1\.1 200 OK\r\n/)
     }
