@@ -486,16 +486,17 @@ export class TrellisInstance {
         const server = app.server as import('node:http').Server
         if (onBunOrDeno) {
           // on Bun and Deno: their own server, or their node:http (runtimeServer; one log line says which)
-          const { chooseServer, currentRuntime, listenNative } = runtimeServer()
-          const runtime = currentRuntime()
-          const plugin = nodeHttpPlugins().nodeHttpPlugin(app.loadedPluginNames)
+          const { chooseServer, currentRuntime, listenNative, SERVER_NAME } = runtimeServer()
+          const { nodeHttpPlugin, FetchUnavailableError } = nodeHttpPlugins()
+          const runtime = currentRuntime() as 'bun' | 'deno'
+          const plugin = nodeHttpPlugin(app.loadedPluginNames)
           const choice = chooseServer(runtime, app.options, options, server, plugin)
           if (choice.line !== '') app.log.info(choice.line)
           if (choice.native) {
-            if (plugin !== null) throw new (nodeHttpPlugins().FetchUnavailableError)(`${runtime === 'bun' ? 'Bun.serve' : 'Deno.serve'} (runtimeServer: 'native')`, plugin)
+            if (plugin !== null) throw new FetchUnavailableError(`${SERVER_NAME[runtime]} (runtimeServer: 'native')`, plugin)
             const dispatch = app.dispatcher.dispatch as unknown as Dispatch
             const { serveNative } = transport()
-            return await listenNative(runtime as 'bun' | 'deno', server, (request, info) => serveNative(dispatch, request, info), options, app.log)
+            return await listenNative(runtime, server, (request, info) => serveNative(dispatch, request, info), options, app.log)
           }
         }
         return await listenServer(server, options, app.options.https !== null, app.log)

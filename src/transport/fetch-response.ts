@@ -66,6 +66,11 @@ function isUtf8 (encoding: unknown): boolean {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8'
 }
 
+/** Whether the Response carries this header: not a hop-by-hop one, nor a Content-Length left to the runtime's server (`lengthless`). */
+function carried (name: string, lengthless: boolean): boolean {
+  return !HOP_BY_HOP.has(name) && !(lengthless && name === 'content-length')
+}
+
 /**
  * Its prototype is Stream's (`instanceof Stream`, `EventEmitter`), but no Stream/EventEmitter
  * constructor runs per response: EventEmitter makes its listener table on the first listener.
@@ -316,7 +321,7 @@ export class FetchServerResponse {
     const store = this.store
     const headers: Record<string, string> = {}
     for (const name in store) {
-      if (HOP_BY_HOP.has(name) || (lengthless && name === 'content-length')) continue
+      if (!carried(name, lengthless)) continue
       const value = store[name]
       // '__proto__' would set the object's prototype
       if (Array.isArray(value) || name === '__proto__') return this.headerPairs(lengthless)
@@ -329,7 +334,7 @@ export class FetchServerResponse {
     const store = this.store
     const pairs: Array<[string, string]> = []
     for (const name in store) {
-      if (HOP_BY_HOP.has(name) || (lengthless && name === 'content-length')) continue
+      if (!carried(name, lengthless)) continue
       const value = store[name]
       if (Array.isArray(value)) for (const v of value) pairs.push([name, String(v)])
       else pairs.push([name, String(value)])

@@ -27,7 +27,8 @@ export function currentRuntime (): RuntimeName {
   return 'node'
 }
 
-const SERVER_NAME: Record<'bun' | 'deno', string> = { bun: 'Bun.serve', deno: 'Deno.serve' }
+/** The runtime's own server, by name (log lines, errors). */
+export const SERVER_NAME: Record<'bun' | 'deno', string> = { bun: 'Bun.serve', deno: 'Deno.serve' }
 const NODE_NAME: Record<'bun' | 'deno', string> = { bun: "Bun's node:http", deno: "Deno's node:http" }
 
 /** What makes an application need a node:http server ('' when nothing does). */
