@@ -18,6 +18,11 @@
 // - pressure-app.mjs (@fastify/under-pressure): on Bun and Deno its status route answers; on
 //   workerd, another service of the same process, the Worker fails at its first request (workerd
 //   has no perf_hooks.monitorEventLoopDelay).
+// @fastify/oauth2's callback exchanges the code at the token endpoint of an OAuth2 provider this
+// file starts on loopback (oauth2Provider, below), with the plugin's own HTTP client (simple-oauth2
+// on @hapi/wreck, on node:http's client): every server of the table is given its address (an option
+// in this process, CELLS_OAUTH2_PROVIDER for Bun and Deno, a text binding for workerd, which fills
+// process.env from it, with an outbound service allowed to reach loopback).
 // The plugins that cannot exist on Workers (./fixtures/plugins/unavailable-app.mjs) fail the worker
 // build, which names for each the Node built-in it imports. One workerd, one Bun and one Deno
 // process for the whole table, each stopped by its PID. The binaries are the npm packages `bun`,
@@ -35,7 +40,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import trellisV4 from '../../src/index'
 import trellisV5 from '../../src/v5'
-import { NODE_PATH_CHECKS, PLUGIN_CHECKS, REFUSED_CHECKS, type Send } from './plugin-checks'
+import { NODE_PATH_CHECKS, OAUTH2_CLIENT, OAUTH2_REDIRECT_URI, PLUGIN_CHECKS, REFUSED_CHECKS, type Send } from './plugin-checks'
 import { freePort, startProcess, type Started } from './processes'
 import { findBinary } from '../production/helpers'
 import { startRedis, type RedisServer } from '../production/redis'
@@ -56,7 +61,45 @@ const NO_REDIS = 'redis-server is not installed (Debian package: redis-server); 
 // and a redis-server (where one is installed), each stopped when the file's tests end
 let upstream: Server | undefined
 let redis: RedisServer | undefined
-const needs = { upstream: '', redis: undefined as string | undefined }
+let provider: Server | undefined
+const needs = { upstream: '', redis: undefined as string | undefined, oauth2Provider: '' }
+
+/**
+ * An OAuth2 provider's token endpoint (RFC 6749, 4.1.3), as ./fixtures/plugins/routes.mjs configures
+ * @fastify/oauth2 to use it: a POST of a form with the authorization-code grant, the callback URI
+ * the authorization request named and the client's credentials in HTTP Basic. For a code it issued
+ * (`granted-<id>`) it answers a bearer token made from the code; anything else it refuses with the
+ * error of RFC 6749, 5.2 (a 400, or a 401 for the wrong client).
+ */
+function oauth2Provider (): Server {
+  return createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => { body += chunk })
+    req.on('end', () => {
+      const answer = (status: number, json: object): void => {
+        res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        res.end(JSON.stringify(json))
+      }
+      const form = new URLSearchParams(body)
+      const client = Buffer.from(OAUTH2_CLIENT.id + ':' + OAUTH2_CLIENT.secret).toString('base64')
+      if (req.method !== 'POST' || req.url !== '/token') return answer(404, { error: 'not_found' })
+      if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return answer(400, { error: 'invalid_request', error_description: 'not a form' })
+      if (req.headers.authorization !== `Basic ${client}`) return answer(401, { error: 'invalid_client' })
+      if (form.get('grant_type') !== 'authorization_code') return answer(400, { error: 'unsupported_grant_type' })
+      if (form.get('redirect_uri') !== OAUTH2_REDIRECT_URI) return answer(400, { error: 'invalid_grant', error_description: `redirect_uri ${String(form.get('redirect_uri'))}` })
+      const code = /^granted-(\w+)$/.exec(form.get('code') ?? '')
+      if (code === null) return answer(400, { error: 'invalid_grant', error_description: 'unknown code' })
+      answer(200, { access_token: `token-${code[1]}`, token_type: 'Bearer', expires_in: 3600, scope: 'read' })
+    })
+  })
+}
+
+async function listenOnLoopback (server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`
+}
+
 before(async () => {
   upstream = createServer((req, res) => {
     let body = ''
@@ -67,8 +110,9 @@ before(async () => {
       res.end(JSON.stringify({ method: req.method, path: req.url, body }))
     })
   })
-  await new Promise<void>((resolve) => upstream?.listen(0, '127.0.0.1', resolve))
-  needs.upstream = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`
+  needs.upstream = await listenOnLoopback(upstream)
+  provider = oauth2Provider()
+  needs.oauth2Provider = await listenOnLoopback(provider)
   if (REDIS !== undefined) {
     redis = await startRedis(REDIS, await freePort())
     needs.redis = `redis://127.0.0.1:${redis.port}`
@@ -76,6 +120,7 @@ before(async () => {
 })
 after(async () => {
   await new Promise((resolve) => upstream?.close(resolve))
+  await new Promise((resolve) => provider?.close(resolve))
   await redis?.stop()
 })
 
@@ -90,7 +135,7 @@ async function binaryOrSkip (t: { skip: (message: string) => void }, name: 'bun'
 type Child = Started
 
 function start (bin: string, args: string[], cwd: string): Child {
-  return startProcess(bin, args, { cwd, env: { ...process.env, NO_COLOR: '1', CELLS_UPSTREAM: needs.upstream, CELLS_REDIS: needs.redis ?? '' } })
+  return startProcess(bin, args, { cwd, env: { ...process.env, NO_COLOR: '1', CELLS_UPSTREAM: needs.upstream, CELLS_REDIS: needs.redis ?? '', CELLS_OAUTH2_PROVIDER: needs.oauth2Provider } })
 }
 
 /** A check of the refused plugins, skipped with a message where what it needs is missing. */
@@ -133,13 +178,16 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
     }
     const date = /compatibilityDate = "([\d-]+)"/.exec(readFileSync(join(out, 'plugins4', 'workerd.capnp'), 'utf8'))?.[1]
     assert.ok(date !== undefined, 'the build wrote a compatibility date')
+    // the Workers' outbound requests go to a network service that reaches loopback (workerd's
+    // default, "internet", allows public addresses only: 'connecting to 127.0.0.1:… is not
+    // allowed'), and the provider's address is a text binding, which workerd puts in process.env
     writeFileSync(join(out, 'cells.capnp'), [
       'using Workerd = import "/workerd/workerd.capnp";',
       'const config :Workerd.Config = (',
-      `  services = [ ${services.map(({ name }) => `(name = "${name}", worker = .${name})`).join(', ')} ],`,
+      `  services = [ ${services.map(({ name }) => `(name = "${name}", worker = .${name})`).join(', ')}, (name = "loopback", network = (allow = ["local"])) ],`,
       `  sockets = [ ${services.map(({ name, port }) => `(name = "${name}", address = "127.0.0.1:${port}", http = (), service = "${name}")`).join(', ')} ]`,
       ');',
-      ...services.map(({ name }) => `const ${name} :Workerd.Worker = (modules = [ (name = "worker.mjs", esModule = embed "${name}/worker.mjs") ], compatibilityDate = "${date}", compatibilityFlags = ["nodejs_compat"]);`),
+      ...services.map(({ name }) => `const ${name} :Workerd.Worker = (modules = [ (name = "worker.mjs", esModule = embed "${name}/worker.mjs") ], compatibilityDate = "${date}", compatibilityFlags = ["nodejs_compat"], bindings = [ (name = "CELLS_OAUTH2_PROVIDER", text = "${needs.oauth2Provider}") ], globalOutbound = "loopback");`),
       ''
     ].join('\n'))
     const served = start(workerd, ['serve', join(out, 'cells.capnp')], out)
@@ -275,7 +323,7 @@ test('node: the plugins of docs/runtimes.md\'s table through app.fetch (both lin
     // trellis/v5's factory takes the same call; the v4 line's types serve both here
     const factory: typeof trellisV4 = line === 4 ? trellisV4 : trellisV5 as unknown as typeof trellisV4
     const app = factory()
-    app.register(await load(file))
+    app.register(await load(file), { oauth2Provider: needs.oauth2Provider })
     app.register(await load(line === 4 ? 'session-app.mjs' : 'session-app-v5.mjs'))
     app.register(await load(line === 4 ? 'pressure-app.mjs' : 'rate-limit-v5-app.mjs'))
     if (line === 4) app.register(await load('refused-app.mjs'), needs)

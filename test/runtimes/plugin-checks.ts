@@ -41,6 +41,10 @@ async function json (res: Response): Promise<unknown> {
   try { return JSON.parse(text) } catch { throw new Error(`not JSON (${res.status}): ${text.slice(0, 300)}`) }
 }
 
+/** The OAuth2 client of ./fixtures/plugins/routes.mjs, which the test's provider (../plugin-cells.test.ts) knows. */
+export const OAUTH2_CLIENT = { id: 'cid', secret: 'csecret' }
+export const OAUTH2_REDIRECT_URI = 'https://app.test/oauth2/callback'
+
 export const PLUGIN_CHECKS: PluginCheck[] = [
   {
     plugin: 'accepts',
@@ -223,14 +227,26 @@ export const PLUGIN_CHECKS: PluginCheck[] = [
       assert.equal(start.status, 302)
       const to = new URL(start.headers.get('location') ?? '')
       assert.equal(to.origin + to.pathname, 'https://provider.test/authorize')
-      assert.deepEqual([to.searchParams.get('client_id'), to.searchParams.get('redirect_uri'), to.searchParams.get('scope')], ['cid', 'https://app.test/oauth2/callback', 'read'])
+      assert.deepEqual([to.searchParams.get('client_id'), to.searchParams.get('redirect_uri'), to.searchParams.get('scope')], [OAUTH2_CLIENT.id, OAUTH2_REDIRECT_URI, 'read'])
       const state = to.searchParams.get('state') ?? ''
       assert.ok(state.length >= 8, to.href)
-      assert.equal(cookiesOf(start), `oauth2-redirect-state=${state}`)
+      const cookie = cookiesOf(start)
+      assert.equal(cookie, `oauth2-redirect-state=${state}`)
       await start.text()
-      const forged = await fetch(`${base}/oauth2/callback?code=c&state=forged`, { headers: { cookie: `oauth2-redirect-state=${state}` } })
+      const forged = await fetch(`${base}/oauth2/callback?code=granted-x&state=forged`, { headers: { cookie } })
       assert.equal(forged.status, 500)
       assert.match((await json(forged) as { message: string }).message, /Invalid state/)
+      // the provider sends the user back with a code and the state: the plugin POSTs the code to the
+      // token endpoint (the test's provider on loopback, which checks the grant, the callback URI
+      // and the client's credentials) with its own HTTP client, and the route answers the token
+      // the provider made from that code
+      const id = Math.random().toString(36).slice(2, 10)
+      const exchanged = await fetch(`${base}/oauth2/callback?code=granted-${id}&state=${state}`, { headers: { cookie } })
+      assert.deepEqual([exchanged.status, await json(exchanged)], [200, { access: `token-${id}` }])
+      // a code the provider does not know: its 400 reaches the route as the client's error
+      const refused = await fetch(`${base}/oauth2/callback?code=stolen&state=${state}`, { headers: { cookie } })
+      assert.equal(refused.status, 500)
+      assert.match((await json(refused) as { message: string }).message, /^Response Error: 400 Bad Request$/)
     }
   },
   {
