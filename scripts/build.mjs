@@ -45,10 +45,12 @@ function esmWrapper (cjsFile, names) {
 // application chose (src/alias-line.ts); `require('trellis')` is always the Fastify 4 line.
 // Each entry asks dist/lib/module-pack/load-pack.js for its implementation: from the module pack of
 // a `trellis build` directory when TRELLIS_AOT_DIR names one (docs/deployment.md), else from disk.
-const fromLib = "require('../lib/module-pack/load-pack.js').requireLib"
+// The second argument is the same module by a literal path: what a file tracer or bundler follows
+// (Vercel's and Netlify's functions ship only the files an entry's requires reach).
+const fromLib = (file) => `require('../lib/module-pack/load-pack.js').requireLib('${file}', () => require('../lib/${file}'))`
 const chooseLine = {
-  index: `require('../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..')) === 5 ? ${fromLib}('v5.js') : ${fromLib}('index.js')`,
-  v5: `${fromLib}('v5.js')`
+  index: `require('../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..')) === 5 ? ${fromLib('v5.js')} : ${fromLib('index.js')}`,
+  v5: fromLib('v5.js')
 }
 for (const name of ['index', 'v5']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
@@ -66,7 +68,7 @@ module.exports.fastify = factory
 
 for (const name of ['plugin', 'plugin-v5', 'bearer-auth', 'openapi', 'otel']) {
   writeFileSync(join(entry, `${name}.cjs`), `'use strict'
-const lib = ${fromLib}('${name}.js')
+const lib = ${fromLib(`${name}.js`)}
 module.exports = lib.default
 for (const key of Object.keys(lib)) if (key !== '__esModule') module.exports[key] = lib[key]
 module.exports.default = lib.default
@@ -158,7 +160,7 @@ const fastifyLib = {
 const libEntry = join(entry, 'lib')
 mkdirSync(libEntry, { recursive: true })
 for (const [name, [v4, v5]] of Object.entries(fastifyLib)) {
-  const source = (file) => `${fromLib.replace("'../lib/", "'../../lib/")}('compat/fastify-lib/${file}')`
+  const source = (file) => fromLib(`compat/fastify-lib/${file}`).replaceAll("'../lib/", "'../../lib/")
   const body = v4 === v5
     ? source(v4)
     : `require('../../lib/alias-line.js').aliasedLine(require('node:path').join(__dirname, '..', '..', '..')) === 5 ? ${source(v5)} : ${source(v4)}`

@@ -39,7 +39,8 @@ export function loadEsbuild (): Esbuild {
   }
 }
 
-const ENTRY_REQUIRE = /require\('((?:\.\.\/)+)lib\/module-pack\/load-pack\.js'\)\.requireLib\('([^']+)'\)/g
+/** An entry's `require('../lib/module-pack/load-pack.js').requireLib('<file>', () => require('../lib/<file>'))` (scripts/build.mjs). */
+const ENTRY_REQUIRE = /require\('((?:\.\.\/)+)lib\/module-pack\/load-pack\.js'\)\.requireLib\('([^']+)', \(\) => require\('[^']+'\)\)/g
 
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith('_')))
 const builtinName = (spec: string): string | undefined => {
@@ -113,8 +114,8 @@ export async function bundleWorker (input: BundleInput): Promise<number> {
       onResolve: (o: { filter: RegExp }, cb: (args: { path: string, kind: string }) => unknown) => void
       onLoad: (o: { filter: RegExp }, cb: (args: { path: string }) => unknown) => void
     }) {
-      // trellis' entries load their implementation by a computed path (module-pack/load-pack.ts,
-      // for `trellis build`'s module pack): the bundle names the module itself
+      // trellis' entries ask module-pack/load-pack.ts for their implementation (for `trellis
+      // build`'s module pack): the bundle requires the module itself, without the pack's loader
       build.onLoad({ filter: /\.cjs$/ }, (args) => {
         if (!args.path.startsWith(entryDir)) return undefined
         const text = readFileSync(args.path, 'utf8')

@@ -194,9 +194,17 @@ export function requireFrom (pack: ActivePack | null, filename: string): unknown
   return pack === null || i === undefined ? require(filename) : loadPacked(pack, i)
 }
 
-/** The exports of trellis' module `file` (relative to dist/lib): from the pack when one is in use. */
-export function requireLib (file: string): unknown {
-  return requireFrom(activePack(), join(LIB_DIR, file))
+/**
+ * The exports of trellis' module `file` (relative to dist/lib): from the pack when one is in use.
+ * `fromDisk`, when given, is the public entry's own `require('../lib/<file>')` with a literal path:
+ * without a pack the module comes from it, so a tool that follows an application's requires to
+ * decide what to ship or bundle (Vercel's and Netlify's file tracing, esbuild) sees trellis' modules.
+ */
+export function requireLib (file: string, fromDisk?: () => unknown): unknown {
+  const filename = join(LIB_DIR, file)
+  const pack = activePack()
+  if (fromDisk !== undefined && (pack === null || !pack.byFile.has(filename))) return fromDisk()
+  return requireFrom(pack, filename)
 }
 
 /** The pack in use: its directory and whether V8 took its code cache; undefined when none is. */

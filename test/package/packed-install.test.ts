@@ -5,8 +5,9 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { installApp, npmMissing, packedTarball, run, type Run } from './packed'
 
 let skip: string | undefined
@@ -187,4 +188,59 @@ test('the trellis command runs: --help points to the docs the package ships, --v
   const version = await run(bin, ['--version'], app)
   assert.equal(version.status, 0, version.stderr)
   assert.equal(version.stdout, `${pkg.version}\n`)
+})
+
+// Vercel's Node functions (and Netlify's, whose bundler traces the same way) ship only the files a
+// function's imports reach, as @vercel/nft finds them: every entry must lead it to the modules it
+// loads, so the traced files alone, copied elsewhere, serve the application.
+test('a file tracer (@vercel/nft) finds every module the entries load: the traced files alone serve', async (t) => {
+  if (skip !== undefined) return t.skip(skip)
+  writeFileSync(join(app, 'function.mjs'), `import trellis from 'trellis'
+import trellisV5 from 'trellis/v5'
+import fp from 'trellis/plugin'
+import fpV5 from 'trellis/v5/plugin'
+import bearerAuth from 'trellis/bearer-auth'
+import openapi from 'trellis/openapi'
+const answers = []
+for (const [factory, plugin] of [[trellis, fp], [trellisV5, fpV5]]) {
+  const app = factory()
+  app.register(plugin(async (i) => { i.decorate('answer', 42) }))
+  app.register(openapi, { openapi: { info: { title: 'traced', version: '1.0.0' } }, ui: false })
+  app.register(async (api) => {
+    api.register(bearerAuth, { keys: ['k'] })
+    api.post('/one', {
+      schema: {
+        body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+        response: { 200: { type: 'object', properties: { answer: { type: 'integer' }, n: { type: 'integer' } } } }
+      }
+    }, async function (request) { return { answer: this.answer, n: request.body.n, hidden: true } })
+  })
+  const ask = (body, key) => app.fetch(new Request('http://localhost/one', { method: 'POST', headers: { authorization: 'Bearer ' + key, 'content-type': 'application/json' }, body }))
+  const ok = await ask('{"n":"7"}', 'k')
+  const invalid = await ask('{}', 'k')
+  const denied = await ask('{"n":1}', 'nope')
+  const injected = await app.inject({ method: 'POST', url: '/one', headers: { authorization: 'Bearer k' }, payload: { n: 2 } })
+  answers.push({ version: app.version, ok: [ok.status, await ok.json()], invalid: invalid.status, denied: denied.status, injected: injected.json(), paths: Object.keys(app.openapi().paths) })
+}
+process.stdout.write(JSON.stringify(answers))
+`)
+  const { nodeFileTrace } = await import('@vercel/nft')
+  // swagger-ui-dist is left out: only the docs page (`ui`, off here) reads its files, and tracing its
+  // multi-megabyte bundles would take nft some 15 s of this test
+  const { fileList } = await nodeFileTrace([join(app, 'function.mjs')], { base: app, ignore: (file: string) => file.startsWith('node_modules/swagger-ui-dist/') })
+  const copy = mkdtempSync(join(tmpdir(), 'trellis-traced-'))
+  try {
+    for (const file of fileList) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true })
+      cpSync(join(app, file), join(copy, file))
+    }
+    assert.ok(fileList.has('node_modules/trellis/dist/lib/index.js') && fileList.has('node_modules/trellis/dist/lib/v5.js'), 'the lines\' implementations are traced')
+    const r = await run(process.execPath, ['function.mjs'], copy)
+    assert.equal(r.status, 0, `the traced copy failed (${fileList.size} files):\n${r.stderr}`)
+    const answer = (version: string): unknown => ({ version, ok: [200, { answer: 42, n: 7 }], invalid: 400, denied: 401, injected: { answer: 42, n: 2 }, paths: ['/one'] })
+    assert.deepEqual(JSON.parse(r.stdout), [answer('4.29.1'), answer(JSON.parse(r.stdout)[1].version)])
+    assert.match(JSON.parse(r.stdout)[1].version, /^5\./)
+  } finally {
+    rmSync(copy, { recursive: true, force: true })
+  }
 })
