@@ -42,6 +42,10 @@ export interface WorkerBuildResult {
 
 function workerdConfig (): string {
   return `# workerd serve workerd.capnp  (or: workerd serve workerd.capnp --socket-addr http=127.0.0.1:PORT)
+# The Worker's outbound requests (fetch, node:http clients) reach public addresses only: workerd's
+# default "internet" service. To reach a server on this machine, add to services:
+#   (name = "internet", network = (allow = ["public", "local"], tlsOptions = (trustBrowserCas = true)))
+# (trellis docs/runtimes.md, Cloudflare Workers, Outbound requests)
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
