@@ -5,7 +5,7 @@
  * cross a timeout in a loaded coverage run. The timeout is generous (tsc's CPU time is seconds; a
  * loaded machine stretches the wall time many times): what a test reports is tsc's verdict.
  */
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 
 export interface TscResult { status: number | null; output: string }
 
@@ -18,14 +18,11 @@ export function envWithoutCoverage (): NodeJS.ProcessEnv {
   return env
 }
 
-/** `tsc ...args` in `cwd`; status null means it was stopped (timeout or signal). */
-export function runTsc (args: string[], cwd: string, timeoutMs = 600_000): TscResult {
-  const result = spawnSync(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage() })
-  const stopped = result.status === null ? `\ntsc was stopped (${result.signal ?? result.error?.message ?? 'unknown'}) after the ${timeoutMs / 1000} s timeout` : ''
-  return { status: result.status, output: result.stdout + result.stderr + stopped }
-}
-
-/** `runTsc` without blocking: a file's programs can be checked side by side. */
+/**
+ * `tsc ...args` in `cwd`, waited on without blocking (a shared test process goes on with other files'
+ * tests, and a file's programs can be checked side by side); status null means it was stopped
+ * (timeout or signal).
+ */
 export function runTscAsync (args: string[], cwd: string, timeoutMs = 600_000): Promise<TscResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage(), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
