@@ -153,7 +153,8 @@ function runProcess (args, env, live) {
  * One pass over `list`. Where processes can be shared: the two shared processes and, beside them, the
  * files that need a process of their own, one at a time (a shared process spends much of its time
  * waiting on the children its tests start, tsc, npm and servers, so a third lane fills the cores);
- * elsewhere every file in a process of its own, two at a time.
+ * elsewhere every file in a process of its own, two at a time. test/package/'s files, if any, in the
+ * lane of packageLane beside them.
  */
 async function runPass (list, env, durationsTo) {
   // test/package/: after the pack, in a lane of their own (packageLane)
