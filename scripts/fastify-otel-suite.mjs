@@ -7,7 +7,7 @@
 //
 //   node scripts/fastify-otel-suite.mjs            the four targets (trellis needs `npm run build`)
 //   node scripts/fastify-otel-suite.mjs trellis    one target (trellis | fastify | trellis-v5 | fastify5)
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,11 +24,32 @@ const TEST_DEPS = [
   '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node', 'fastify-plugin'
 ]
 
-function fetchSuite () {
+// Child processes are waited on without blocking (a test process that runs the suite goes on with its
+// other files' tests meanwhile) and without c8's NODE_V8_COVERAGE: the suite loads dist/ or fastify,
+// whose coverage c8 would only read and drop.
+// (The key stays, undefined: Node hands a child whose env lacks it this process's NODE_V8_COVERAGE.)
+const childEnv = (extra = {}) => ({ ...process.env, NODE_V8_COVERAGE: undefined, ...extra })
+/** `cmd args` in `cwd`: resolves with { status, stdout, stderr } (status null: stopped by the timeout or a signal). */
+function run (cmd, args, options) {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: childEnv(), ...options }, (err, stdout, stderr) => {
+      resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr })
+    })
+  })
+}
+async function check (what, r) {
+  const result = await r
+  if (result.status !== 0) throw new Error(`${what} failed (status ${result.status}):\n${result.stdout}${result.stderr}`)
+  return result.stdout
+}
+
+let fetching
+const fetchSuite = () => (fetching ??= fetchOnce())
+async function fetchOnce () {
   if (existsSync(join(pkgDir, 'node_modules', '.installed'))) return
   mkdirSync(work, { recursive: true })
-  const tgz = execFileSync(npm, ['pack', `@fastify/otel@${VERSION}`, '--silent'], { cwd: work, encoding: 'utf8' }).trim().split('\n').pop()
-  execFileSync('tar', ['xzf', tgz], { cwd: work })
+  const tgz = (await check('npm pack', run(npm, ['pack', `@fastify/otel@${VERSION}`, '--silent'], { cwd: work }))).trim().split('\n').pop()
+  await check('tar', run('tar', ['xzf', tgz], { cwd: work }))
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
   const wanted = [
     ...Object.entries(pkg.dependencies),
@@ -41,7 +62,7 @@ function fetchSuite () {
   ].map(([name, range]) => `${name}@${range}`)
   // a package.json of its own for the install (the tarball's lists eslint, c8, fastify 5, ...)
   writeFileSync(join(pkgDir, 'package.json'), JSON.stringify({ ...pkg, devDependencies: {}, scripts: {} }, null, 2))
-  execFileSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...wanted], { cwd: pkgDir, stdio: 'inherit' })
+  await check('npm install', run(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...wanted], { cwd: pkgDir }))
   writeFileSync(join(pkgDir, 'node_modules', '.installed'), VERSION)
 }
 
@@ -63,9 +84,9 @@ function targetPath (name) {
   return entry
 }
 
-/** Runs the suite on one target; returns { pass, fail, output }. */
-export function runSuite (name) {
-  fetchSuite()
+/** Runs the suite on one target; resolves with { tests, pass, fail, output }. */
+export async function runSuite (name) {
+  await fetchSuite()
   const target = targetPath(name)
   // `require('fastify')` from the suite resolves to the target
   const hook = join(work, `resolve-${name}.cjs`)
@@ -77,14 +98,14 @@ Module._resolveFilename = function (request, ...rest) {
 }
 `)
   // a run started from a node:test file must report on its own (TAP), not to the parent's runner
-  const env = { ...process.env, FASTIFY_VERSION: 'fastify' }
+  const env = childEnv({ FASTIFY_VERSION: 'fastify' })
   delete env.NODE_TEST_CONTEXT
   const files = readdirSync(join(pkgDir, 'test')).filter((f) => /\.test\.(c|m)?js$/.test(f)).map((f) => join('test', f))
   // the suite must really run on the target: check what `require('fastify')` gives under the hook
-  const loaded = execFileSync(process.execPath, ['--require', hook, '-e', "process.stdout.write(require.resolve('fastify'))"], { cwd: pkgDir, encoding: 'utf8' })
+  const loaded = await check('require.resolve', run(process.execPath, ['--require', hook, '-e', "process.stdout.write(require.resolve('fastify'))"], { cwd: pkgDir }))
   if (loaded !== target) throw new Error(`require('fastify') resolves to ${loaded}, not ${target}`)
-  const result = spawnSync(process.execPath, ['--require', hook, '--test', '--test-reporter=tap', ...files], {
-    cwd: pkgDir, encoding: 'utf8', env, timeout: 300_000
+  const result = await run(process.execPath, ['--require', hook, '--test', '--test-reporter=tap', ...files], {
+    cwd: pkgDir, env, timeout: 300_000
   })
   const output = result.stdout + result.stderr
   const count = (label) => Number((output.match(new RegExp(`^# ${label} (\\d+)$`, 'm')) ?? [])[1] ?? NaN)
@@ -95,7 +116,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const targets = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(TARGETS)
   const rows = []
   for (const name of targets) {
-    const r = runSuite(name)
+    const r = await runSuite(name)
     if (r.fail > 0 || process.env.VERBOSE === '1') console.log(r.output.split('\n').filter((l) => /^\s*not ok|^# (tests|pass|fail)/.test(l)).join('\n'))
     rows.push(`| ${TARGETS[name].label} | ${r.tests} | ${r.pass} | ${r.fail} |`)
   }

@@ -31,6 +31,10 @@
 // deprecation once per process), sets process.env, listens to process events or exits, mocks modules
 // or reads the module cache (OWN_PROCESS), or it says so with a `test-isolation: process` comment
 // (with its reason).
+// The files of test/package/ install the package as `npm pack` makes it (test/package/packed.ts): the
+// pack and the fixtures' installs run beside the lanes from the start, and those files run once it
+// is done, in a lane of their own (a shared process, then the ones that need a process of their own),
+// so that neither the pack waits for the lanes nor the lanes for the pack.
 // At the end: the totals of every test process of the run (# tests, pass, fail, ...).
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -149,23 +153,68 @@ function runProcess (args, env, live) {
  * One pass over `list`. Where processes can be shared: the two shared processes and, beside them, the
  * files that need a process of their own, one at a time (a shared process spends much of its time
  * waiting on the children its tests start, tsc, npm and servers, so a third lane fills the cores);
- * elsewhere every file in a process of its own, two at a time.
+ * elsewhere every file in a process of its own, two at a time. test/package/'s files, if any, in the
+ * lane of packageLane beside them.
  */
 async function runPass (list, env, durationsTo) {
-  const own = canShare ? list.filter(needsOwnProcess) : list
-  const shared = canShare ? list.filter((f) => !own.includes(f)) : []
+  // test/package/: after the pack, in a lane of their own (packageLane)
+  const packaged = list.filter(isPackageFile)
+  const rest = list.filter((f) => !isPackageFile(f))
+  const own = canShare ? rest.filter(needsOwnProcess) : rest
+  const shared = canShare ? rest.filter((f) => !own.includes(f)) : []
   // dealt alternately: each process gets a share of every folder
   const halves = [shared.filter((_, i) => i % 2 === 0), shared.filter((_, i) => i % 2 === 1)].filter((h) => h.length > 0)
-  if (halves.length === 0) return runProcess([...testArgs(2), ...reporters(durationsTo), ...own], env, true)
-  console.log(`# ${shared.length} files in ${halves.length} shared processes, beside them ${own.length} in processes of their own`)
-  // a made file (Node 20) has no limit of its own: each of its files has one
-  const sharedArgs = testArgs(2, isolationFlag)
-  const lanes = halves.map((half, i) => runProcess(
-    [...sharedArgs, ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...sharedFiles(half, i)], env, i === 0))
-  if (own.length > 0) lanes.push(runProcess([...testArgs(1), ...reporters(durationsTo), ...own], env, false))
+  const lanes = []
+  if (halves.length === 0) {
+    if (own.length > 0) lanes.push(runProcess([...testArgs(2), ...reporters(durationsTo), ...own], env, true))
+  } else {
+    console.log(`# ${shared.length} files in ${halves.length} shared processes, beside them ${own.length} in processes of their own` +
+      (packaged.length > 0 ? ` and ${packaged.length} of test/package/ once the package is packed` : ''))
+    // a made file (Node 20) has no limit of its own: each of its files has one
+    const sharedArgs = testArgs(2, isolationFlag)
+    lanes.push(...halves.map((half, i) => runProcess(
+      [...sharedArgs, ...reporters(durationsTo && `${durationsTo}.shared-${i + 1}`), ...sharedFiles(half, i)], env, i === 0)))
+    if (own.length > 0) lanes.push(runProcess([...testArgs(1), ...reporters(durationsTo), ...own], env, false))
+  }
+  if (packaged.length > 0) lanes.push(packageLane(packaged, env, durationsTo, lanes.length === 0))
   const codes = await Promise.all(lanes)
   for (const made of madeFiles.splice(0)) rmSync(made, { force: true })
   return codes.find((c) => c !== 0) ?? 0
+}
+
+const isPackageFile = (f) => f.startsWith('test/package/')
+/**
+ * The lane of test/package/'s files: the pack and the fixtures' installs (test/package/packed.ts, off
+ * coverage: it builds and installs copies of the package, not src/), then the files, those that can
+ * share a process in one, then the others one at a time. Packing that fails is reported by the files.
+ */
+async function packageLane (files, env, durationsTo, live) {
+  // the key stays, undefined: Node hands a child whose env lacks it this process's NODE_V8_COVERAGE
+  const packEnv = { ...env, NODE_V8_COVERAGE: undefined }
+  const packing = await runOutput(process.execPath, ['--import', 'tsx', join('test', 'package', 'packed.ts')], packEnv)
+  process.stdout.write(packing)
+  const own = canShare ? files.filter(needsOwnProcess) : files
+  const shared = files.filter((f) => !own.includes(f))
+  let code = 0
+  if (shared.length > 0) {
+    code = await runProcess([...testArgs(2, isolationFlag), ...reporters(durationsTo && `${durationsTo}.package`), ...sharedFiles(shared, 2)], env, live)
+  }
+  if (own.length > 0) {
+    const ownCode = await runProcess([...testArgs(canShare ? 1 : 2), ...reporters(durationsTo && `${durationsTo}.package-own`), ...own], env, live)
+    code ||= ownCode
+  }
+  return code
+}
+/** A command's output (stdout and stderr, as they came), when it ends. */
+function runOutput (cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root, env })
+    let text = ''
+    child.stdout.on('data', (d) => { text += d })
+    child.stderr.on('data', (d) => { text += d })
+    child.on('error', (err) => { text += `${err.message}\n` })
+    child.on('close', () => resolve(text))
+  })
 }
 
 /** The passes, one after the other (under c8 when --coverage: it sees every process they start). */
@@ -196,11 +245,6 @@ if (argv.includes('--passes')) await exitAfterOutput(await runPasses())
 // the packages of test/suite-deps (fastify, the plugins' majors, OTel SDKs, jest): installed on first
 // use into a cache outside the repository, linked into node_modules (scripts/suite-deps.mjs)
 linkSuiteDeps()
-// test/package/ installs the package as `npm pack` makes it from HEAD: pack it once, before the test
-// files start (each file has its own time limit), for them to share (test/package/packed.ts)
-if (files.some((f) => f.startsWith('test/package/'))) {
-  spawnSync(process.execPath, ['--import', 'tsx', join('test', 'package', 'packed.ts')], { stdio: 'inherit', cwd: root })
-}
 let status
 if (coverage) {
   const c8 = createRequire(import.meta.url).resolve('c8/bin/c8.js')

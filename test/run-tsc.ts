@@ -5,27 +5,27 @@
  * cross a timeout in a loaded coverage run. The timeout is generous (tsc's CPU time is seconds; a
  * loaded machine stretches the wall time many times): what a test reports is tsc's verdict.
  */
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 
 export interface TscResult { status: number | null; output: string }
 
 const tscBin = require.resolve('typescript/bin/tsc')
 
-/** This process's environment without NODE_V8_COVERAGE, for a child whose coverage nobody wants. */
+/**
+ * This process's environment without NODE_V8_COVERAGE, for a child whose coverage nobody wants. The
+ * key stays, undefined: Node gives a child this process's NODE_V8_COVERAGE whenever the env it is
+ * spawned with lacks the key (child_process, so that coverage follows programs that spawn with an
+ * environment of their own); an own key set to undefined is what keeps it off.
+ */
 export function envWithoutCoverage (): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (key !== 'NODE_V8_COVERAGE') env[key] = value
-  return env
+  return { ...process.env, NODE_V8_COVERAGE: undefined }
 }
 
-/** `tsc ...args` in `cwd`; status null means it was stopped (timeout or signal). */
-export function runTsc (args: string[], cwd: string, timeoutMs = 600_000): TscResult {
-  const result = spawnSync(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage() })
-  const stopped = result.status === null ? `\ntsc was stopped (${result.signal ?? result.error?.message ?? 'unknown'}) after the ${timeoutMs / 1000} s timeout` : ''
-  return { status: result.status, output: result.stdout + result.stderr + stopped }
-}
-
-/** `runTsc` without blocking: a file's programs can be checked side by side. */
+/**
+ * `tsc ...args` in `cwd`, waited on without blocking (a shared test process goes on with other files'
+ * tests, and a file's programs can be checked side by side); status null means it was stopped
+ * (timeout or signal).
+ */
 export function runTscAsync (args: string[], cwd: string, timeoutMs = 600_000): Promise<TscResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage(), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {

@@ -7,14 +7,14 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { runTsc } from '../run-tsc'
+import { runTscAsync } from '../run-tsc'
 
 const root = join(__dirname, '..', '..')
 
-test('trellis/bearer-auth declarations type every option (compiled against dist/)', () => {
+test('trellis/bearer-auth declarations type every option (compiled against dist/)', async () => {
   const dts = join(root, 'dist', 'lib', 'bearer-auth.d.ts')
   if (!existsSync(dts)) throw new Error(`${dts} is missing: run \`npm run build\` before this test (\`npm test\` builds first)`)
-  const result = runTsc([
+  const result = await runTscAsync([
     '--noEmit', '--strict', '--esModuleInterop', '--skipLibCheck', '--types', 'node', '--target', 'es2022',
     '--module', 'node16', '--moduleResolution', 'node16', join('test', 'bearer-auth', 'fixtures', 'types-usage.cts')
   ], root)

@@ -4,23 +4,24 @@
 // for any other. (workerd serving a built Worker: test/runtimes/workerd.test.ts.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { codeGenerationModule, recordCodeGeneration } from '../../src/cli/worker-codegen'
 import { parseBuildArgs } from '../../src/cli/build'
+import { runChild } from '../run-child'
 
 const root = join(__dirname, '..', '..')
 const fixtures = 'test/runtimes/fixtures/worker'
 
 // the command from its sources (as test/cli/build.test.ts runs it), so its coverage counts; the
-// built package's command serves the Worker in test/runtimes/workerd.test.ts
+// built package's command serves the Worker in test/runtimes/workerd.test.ts. Each run is awaited:
+// the test process goes on with other files' tests while it builds.
 const SOURCE_CLI = ['--import', 'tsx', join(root, 'src', 'cli', 'bin.ts')]
 
-function build (app: string, ...flags: string[]): { status: number | null, stderr: string, out: string } {
+async function build (app: string, ...flags: string[]): Promise<{ status: number | null, stderr: string, out: string }> {
   const out = mkdtempSync(join(tmpdir(), 'trellis-worker-fail-'))
-  const run = spawnSync(process.execPath, [...SOURCE_CLI, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
+  const run = await runChild(process.execPath, [...SOURCE_CLI, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
   return { status: run.status, stderr: run.stderr, out }
 }
 
@@ -31,8 +32,8 @@ for (const [name, app, flags, expected] of [
   ['a plugin that imports node:fs', `${fixtures}/fs-app.mjs`, [], /cannot run on Cloudflare Workers:\n {2}test\/runtimes\/fixtures\/worker\/fs-app\.mjs -> test\/runtimes\/fixtures\/worker\/fs-plugin\.mjs imports node:fs \(Cloudflare Workers have no disk/],
   ['the docs page of trellis/openapi', 'examples/demo-app.mjs', [], /the docs page of trellis\/openapi is not available on Cloudflare Workers: .*register trellis\/openapi with ui: false/]
 ] as const) {
-  test(`trellis build --target worker fails on ${name}, naming the runtime, and writes no Worker`, { timeout: 120_000 }, () => {
-    const { status, stderr, out } = build(app, ...flags)
+  test(`trellis build --target worker fails on ${name}, naming the runtime, and writes no Worker`, { timeout: 120_000 }, async () => {
+    const { status, stderr, out } = await build(app, ...flags)
     try {
       assert.equal(status, 1, stderr)
       assert.match(stderr, expected)
@@ -70,12 +71,12 @@ test('the Worker\'s Function gives the functions the build recorded, and refuses
   assert.throws(() => new Stand('return 8'), (err: Error) => err instanceof EvalError && /not available on Cloudflare Workers: trellis build did not see this function .*"return 8"/.test(err.message))
 })
 
-test('the schemaCache option fails the build: a Worker has no disk and holds every compiled schema', { timeout: 120_000 }, () => {
-  const { status, stderr, out } = build('examples/demo-worker.mjs')
+test('the schemaCache option fails the build: a Worker has no disk and holds every compiled schema', { timeout: 120_000 }, async () => {
+  const { status, stderr, out } = await build('examples/demo-worker.mjs')
   rmSync(out, { recursive: true, force: true })
   assert.equal(status, 0, stderr)
-  const cached = spawnSync(process.execPath, [...SOURCE_CLI, 'build', '--target', 'worker', 'examples/demo-worker.mjs', '--out', out], {
-    cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', TRELLIS_SCHEMA_CACHE_DIR: join(out, 'cache') }, timeout: 120_000
+  const cached = await runChild(process.execPath, [...SOURCE_CLI, 'build', '--target', 'worker', 'examples/demo-worker.mjs', '--out', out], {
+    cwd: root, env: { ...process.env, NODE_OPTIONS: '', TRELLIS_SCHEMA_CACHE_DIR: join(out, 'cache') }, timeout: 120_000
   })
   try {
     assert.equal(cached.status, 1, cached.stderr)
@@ -85,8 +86,8 @@ test('the schemaCache option fails the build: a Worker has no disk and holds eve
   }
 })
 
-test('the Worker module starts no timer and no I/O when it is evaluated (Workers allow neither at global scope)', { timeout: 120_000 }, () => {
-  const { status, stderr, out } = build('examples/demo-worker.mjs')
+test('the Worker module starts no timer and no I/O when it is evaluated (Workers allow neither at global scope)', { timeout: 120_000 }, async () => {
+  const { status, stderr, out } = await build('examples/demo-worker.mjs')
   try {
     assert.equal(status, 0, stderr)
     // evaluated under Node with the timer functions and fetch counting their calls
@@ -102,7 +103,7 @@ test('the Worker module starts no timer and no I/O when it is evaluated (Workers
       const worker = await import(${JSON.stringify(join(out, 'worker.mjs'))})
       console.log(JSON.stringify({ calls, fetch: typeof worker.default.fetch }))
     `
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
+    const run = await runChild(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
     assert.equal(run.status, 0, run.stderr)
     assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop() as string), { calls: [], fetch: 'function' })
   } finally {

@@ -16,10 +16,10 @@ const TESTS = 73
 
 test('@fastify/otel\'s own test suite passes on the target', { timeout: 240_000 }, async () => {
   const { runSuite, VERSION } = await import(join(__dirname, '..', '..', 'scripts', 'fastify-otel-suite.mjs')) as {
-    runSuite: (target: string) => { tests: number, pass: number, fail: number, output: string }, VERSION: string
+    runSuite: (target: string) => Promise<{ tests: number, pass: number, fail: number, output: string }>, VERSION: string
   }
   const target = line === 5 ? (onFastify ? 'fastify5' : 'trellis-v5') : (onFastify ? 'fastify' : 'trellis')
-  const result = runSuite(target)
+  const result = await runSuite(target)
   const failures = result.output.split('\n').filter((l) => /^\s*not ok/.test(l)).join('\n')
   assert.equal(result.fail, 0, `@fastify/otel@${VERSION} on ${target}:\n${failures}`)
   assert.equal(result.tests, TESTS, `the suite's ${TESTS} tests ran`)

@@ -171,7 +171,8 @@ export async function startShown (children: ChildProcess[], command: string, cwd
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^NODE_TEST_CONTEXT$|^NODE_V8_COVERAGE$|^TRELLIS_/i.test(k) && v !== undefined) clean[k] = v
   const child = spawn(argv[0], argv.slice(1), {
     cwd,
-    env: { ...clean, ...PATH_ENV, NODE_OPTIONS: '', PORT: String(port), ...env, ...options.env },
+    // NODE_V8_COVERAGE as an own key, undefined: without the key Node would hand the child c8's
+    env: { ...clean, NODE_V8_COVERAGE: undefined, ...PATH_ENV, NODE_OPTIONS: '', PORT: String(port), ...env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true
   })

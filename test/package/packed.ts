@@ -30,7 +30,8 @@ export function run (cmd: string, args: string[], cwd: string, env: Record<strin
   const clean: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^NODE_TEST_CONTEXT$|^NODE_V8_COVERAGE$/i.test(k) && v !== undefined) clean[k] = v
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    // NODE_V8_COVERAGE as an own key, undefined: without the key Node would hand the child c8's (envWithoutCoverage in ../run-tsc)
+    execFile(cmd, args, { cwd, env: { ...clean, NODE_V8_COVERAGE: undefined, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const status = err === null ? 0 : typeof err.code === 'number' ? err.code : null
       resolve({ status, stdout: String(stdout), stderr: String(stderr) })
     })

@@ -33,7 +33,9 @@ export function runTrellis (args: string[], options: { cwd?: string; env?: Recor
   const [file, argv] = options.command !== undefined ? [options.command, args] : [process.execPath, [...(options.execArgv ?? []), BIN, ...args]]
   const child = spawn(file, argv, {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', ...options.env },
+    // off coverage: it runs dist/ (or an installed copy), which c8 does not map; the key stays,
+    // undefined, since Node hands a child whose env lacks it this process's NODE_V8_COVERAGE
+    env: { ...process.env, NODE_OPTIONS: '', NODE_V8_COVERAGE: undefined, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached === true // its own process group, as a terminal's foreground job
   })

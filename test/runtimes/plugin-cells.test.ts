@@ -32,7 +32,6 @@
 // Node line is test/cli/build-worker.test.ts's.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -44,6 +43,8 @@ import { NODE_PATH_CHECKS, OAUTH2_CLIENT, OAUTH2_REDIRECT_URI, PLUGIN_CHECKS, RE
 import { freePort, startProcess, type Started } from './processes'
 import { findBinary } from '../production/helpers'
 import { startRedis, type RedisServer } from '../production/redis'
+import { runChild, type ChildResult } from '../run-child'
+import { envWithoutCoverage } from '../run-tsc'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -156,8 +157,10 @@ async function until<T> (what: string, served: Child, probe: () => Promise<T | u
   throw new Error(`${what}:\n${served.output().slice(-3000)}`)
 }
 
-function buildWorker (app: string, out: string, ...flags: string[]): ReturnType<typeof spawnSync> {
-  return spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
+// the built command (dist/, which c8 does not map: off coverage), awaited: the test process goes on
+// with other files' tests while it builds
+function buildWorker (app: string, out: string, ...flags: string[]): Promise<ChildResult> {
+  return runChild(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, env: { ...envWithoutCoverage(), NODE_OPTIONS: '' }, timeout: 120_000 })
 }
 
 test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build --target worker (both lines)', { timeout: INSTALL_AND_RUN_MS }, async (t) => {
@@ -173,8 +176,8 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
     ]
     // a Worker with @fastify/session does not start (below): built, and run alone afterwards
     for (const { name, app, line } of [...services, { name: 'session', app: 'session-app.mjs', line: 4 }]) {
-      const made = buildWorker(`${FIXTURES}/${app}`, join(out, name), '--line', String(line))
-      assert.equal(made.status, 0, `trellis build --target worker ${app} failed:\n${String(made.stdout)}\n${String(made.stderr)}`)
+      const made = await buildWorker(`${FIXTURES}/${app}`, join(out, name), '--line', String(line))
+      assert.equal(made.status, 0, `trellis build --target worker ${app} failed:\n${made.stdout}\n${made.stderr}`)
     }
     const date = /compatibilityDate = "([\d-]+)"/.exec(readFileSync(join(out, 'plugins4', 'workerd.capnp'), 'utf8'))?.[1]
     assert.ok(date !== undefined, 'the build wrote a compatibility date')
@@ -232,7 +235,7 @@ test('workerd: the plugins of docs/runtimes.md\'s table, built by trellis build 
     // workerd runs the module when it loads the Worker, and gives up on the whole configuration when
     // that throws: a second, short run of its own (it exits at once)
     await t.test('session, flash on workerd: not available, the Worker cannot start (@fastify/session draws random bytes at global scope)', async () => {
-      const ran = spawnSync(workerd, ['serve', join(out, 'session', 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${await freePort()}`], { cwd: out, encoding: 'utf8', timeout: 30_000 })
+      const ran = await runChild(workerd, ['serve', join(out, 'session', 'workerd.capnp'), '--socket-addr', `http=127.0.0.1:${await freePort()}`], { cwd: out, timeout: 30_000 })
       assert.equal(ran.status, 1, `workerd served it:\n${ran.stderr}`)
       assert.match(ran.stderr, /Uncaught Error: Disallowed operation called within global scope[^\n]*generating random values[\s\S]*?in \S*node_modules\/@fastify\/session\/lib\/idGenerator\.js/)
     })
@@ -245,9 +248,9 @@ test('the worker build refuses the plugins that need a disk, sockets or HTTP/2, 
   assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
   const out = mkdtempSync(join(tmpdir(), 'trellis-worker-cells-'))
   try {
-    const made = buildWorker(`${FIXTURES}/unavailable-app.mjs`, join(out, 'refused'))
+    const made = await buildWorker(`${FIXTURES}/unavailable-app.mjs`, join(out, 'refused'))
     assert.notEqual(made.status, 0, 'the build refused the application')
-    const said = String(made.stderr)
+    const said = made.stderr
     assert.match(said, /^trellis: the application cannot run on Cloudflare Workers:\n/)
     assert.ok(!existsSync(join(out, 'refused', 'worker.mjs')), 'no Worker was written')
     // each plugin with the built-in it (or a module it imports) needs
@@ -271,9 +274,9 @@ test('the worker build refuses the plugins that need a disk, sockets or HTTP/2, 
       assert.match(said, new RegExp(`unavailable-app\\.mjs -> \\S*node_modules/@fastify/${plugin}/index\\.js\\b[^\\n]* imports node:(${modules})(/promises)? \\(Cloudflare Workers have `), `@fastify/${plugin} named:\n${said}`)
     }
     // the Fastify 5 major of rate-limit imports node:net (for isIPv6); its Fastify 4 major does not
-    const v5 = buildWorker(`${FIXTURES}/rate-limit-v5-app.mjs`, join(out, 'refused-v5'), '--line', '5')
+    const v5 = await buildWorker(`${FIXTURES}/rate-limit-v5-app.mjs`, join(out, 'refused-v5'), '--line', '5')
     assert.notEqual(v5.status, 0, 'the build refused fastify5-rate-limit')
-    assert.match(String(v5.stderr), /rate-limit-v5-app\.mjs -> \S*node_modules\/fastify5-rate-limit\/index\.js imports node:net \(Cloudflare Workers have no sockets/)
+    assert.match(v5.stderr, /rate-limit-v5-app\.mjs -> \S*node_modules\/fastify5-rate-limit\/index\.js imports node:net \(Cloudflare Workers have no sockets/)
   } finally {
     rmSync(out, { recursive: true, force: true })
   }
@@ -345,9 +348,9 @@ test('node: the plugins of docs/runtimes.md\'s table through app.fetch (both lin
   }
 })
 
-test('@fastify/express through app.fetch: not available, app.fetch refuses the application naming the plugin and the process lives on', () => {
+test('@fastify/express through app.fetch: not available, app.fetch refuses the application naming the plugin and the process lives on', async () => {
   assert.ok(existsSync(BIN), 'dist/ is missing: run `npm run build` first (npm test builds before testing)')
-  const ran = spawnSync(process.execPath, [join(FIXTURES, 'express-fetch.mjs')], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
+  const ran = await runChild(process.execPath, [join(FIXTURES, 'express-fetch.mjs')], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 })
   assert.equal(ran.status, 0, `the process died:\n${ran.stderr}`)
   assert.doesNotMatch(ran.stdout, /^ANSWER/m)
   assert.match(ran.stdout, /^REFUSED TRL_ERR_FETCH_UNAVAILABLE app\.fetch\(\) cannot serve this application: @fastify\/express needs node:http's own objects .*; serve it with listen\(\) on node:http$/m)

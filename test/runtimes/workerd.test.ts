@@ -10,11 +10,12 @@
 // Skipped, naming the package, only when workerd cannot be installed or does not run here.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, startProcess, type Started } from './processes'
+import { runChild } from '../run-child'
+import { envWithoutCoverage } from '../run-tsc'
 
 const root = join(__dirname, '..', '..')
 const BIN = join(root, 'dist', 'bin', 'trellis.js')
@@ -22,8 +23,10 @@ const BIN = join(root, 'dist', 'bin', 'trellis.js')
 const INSTALL_AND_RUN_MS = 300_000
 const KEY = 'demo-key-change-me'
 
-function buildWorker (app: string, out: string, ...flags: string[]): string {
-  const made = spawnSync(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 120_000 })
+// the built command (dist/, which c8 does not map: off coverage), awaited: the test process goes on
+// with other files' tests while it builds
+async function buildWorker (app: string, out: string, ...flags: string[]): Promise<string> {
+  const made = await runChild(process.execPath, [BIN, 'build', '--target', 'worker', app, '--out', out, ...flags], { cwd: root, env: { ...envWithoutCoverage(), NODE_OPTIONS: '' }, timeout: 120_000 })
   assert.equal(made.status, 0, `trellis build --target worker failed:\n${made.stdout}\n${made.stderr}`)
   for (const file of ['worker.mjs', 'workerd.capnp', 'wrangler.toml']) assert.ok(existsSync(join(out, file)), `${file} written`)
   return made.stdout
@@ -68,7 +71,7 @@ for (const line of [4, 5] as const) {
     if (workerd === undefined) return
     const out = mkdtempSync(join(tmpdir(), 'trellis-worker-'))
     try {
-      const printed = buildWorker('examples/demo-worker.mjs', out, '--line', String(line))
+      const printed = await buildWorker('examples/demo-worker.mjs', out, '--line', String(line))
       assert.match(printed, new RegExp(`Fastify ${line} line\\): 2 validators, 4 serializers`))
       const worker = readFileSync(join(out, 'worker.mjs'), 'utf8')
       assert.match(worker, /export \{\s*\w+ as default\s*\}|export default/, 'an ES module with a default export')
@@ -122,7 +125,7 @@ test('workerd: the logger writes pino\'s JSON lines to the console', { timeout: 
   if (workerd === undefined) return
   const out = mkdtempSync(join(tmpdir(), 'trellis-worker-'))
   try {
-    buildWorker('test/runtimes/fixtures/worker/logger-app.mjs', out, '--options')
+    await buildWorker('test/runtimes/fixtures/worker/logger-app.mjs', out, '--options')
     const served = await serve(workerd, out)
     try {
       const res = await getJson(`${served.base}/`)

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { spawnSync } from 'node:child_process'
 import trellis from '../../src/index'
 import { listen, request } from '../helpers'
+import { runChild } from '../run-child'
 
 const dirs: string[] = []
 after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }) })
@@ -62,18 +62,19 @@ describe('GHSA-w2qp-rph6-63g4: a coerced root primitive reaches the handler coer
     await check({})
   })
 
-  it('validators read back from the schema cache (Ajv standalone code, a fresh process)', () => {
+  it('validators read back from the schema cache (Ajv standalone code, a fresh process)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-advisory-cache-'))
     dirs.push(dir)
-    const run = (): { answers: unknown[], ajvLoaded: boolean } => {
-      const out = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'coerced-root-worker.ts'), dir], { encoding: 'utf8', timeout: 30000 })
+    // awaited: the test process goes on with other files' tests meanwhile
+    const run = async (): Promise<{ answers: unknown[], ajvLoaded: boolean }> => {
+      const out = await runChild(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'coerced-root-worker.ts'), dir], { timeout: 30000 })
       assert.equal(out.status, 0, out.stderr)
       return JSON.parse(out.stdout.trim())
     }
     const expected = [[200, 10], [200, 1], [400, 'FST_ERR_VALIDATION']]
-    const cold = run()
+    const cold = await run()
     assert.deepEqual(cold, { answers: expected, ajvLoaded: true })
-    const warm = run()
+    const warm = await run()
     assert.deepEqual(warm, { answers: expected, ajvLoaded: false }, 'the warm boot validated with the cached code only')
   })
 })

@@ -6,16 +6,18 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
+import { runChild } from '../run-child'
 
-function run (arg: string): Record<string, string[]> {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'lazy-modules.ts'), arg], { encoding: 'utf8' })
-  return JSON.parse(out.trim()) as Record<string, string[]>
+/** The fixture in a fresh process (awaited: the test process goes on with other files' tests meanwhile). */
+async function run (arg: string): Promise<Record<string, string[]>> {
+  const child = await runChild(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'lazy-modules.ts'), arg])
+  assert.equal(child.status, 0, child.stderr)
+  return JSON.parse(child.stdout.trim()) as Record<string, string[]>
 }
 
-test('no schemas, logging off: nothing optional is loaded until inject() loads light-my-request', { timeout: 60_000 }, () => {
-  const steps = run('none')
+test('no schemas, logging off: nothing optional is loaded until inject() loads light-my-request', { timeout: 60_000 }, async () => {
+  const steps = await run('none')
   assert.deepEqual(steps.ready, [])
   assert.deepEqual(steps.request, ['200', '{"n":"3"}'])
   assert.deepEqual(steps.listening, [])
@@ -23,8 +25,8 @@ test('no schemas, logging off: nothing optional is loaded until inject() loads l
   assert.deepEqual(steps.injected, ['light-my-request'])
 })
 
-test('with request and response schemas: Ajv and ajv-formats are loaded at ready(), and validate', { timeout: 60_000 }, () => {
-  const steps = run('schemas')
+test('with request and response schemas: Ajv and ajv-formats are loaded at ready(), and validate', { timeout: 60_000 }, async () => {
+  const steps = await run('schemas')
   assert.deepEqual(steps.ready, ['ajv', 'ajv-formats'])
   assert.deepEqual(steps.request, ['200', '{"n":3}'])
   assert.deepEqual(steps.inject, ['200', '{"n":4}'])

@@ -6,12 +6,12 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { compile } from './compile-fixtures'
 
-test('a CommonJS module requiring trellis type-checks', () => {
-  const { status, output } = compile('cjs-usage.cts')
+test('a CommonJS module requiring trellis type-checks', async () => {
+  const { status, output } = await compile('cjs-usage.cts')
   assert.equal(status, 0, output)
 })
 
-test('module augmentation under the Fastify or the trellis name extends the same interface (CommonJS)', () => {
-  const { status, output } = compile('cjs-augment.cts')
+test('module augmentation under the Fastify or the trellis name extends the same interface (CommonJS)', async () => {
+  const { status, output } = await compile('cjs-augment.cts')
   assert.equal(status, 0, output)
 })

@@ -19,12 +19,12 @@ test('declarations exist (npm run build ran)', () => {
   }
 })
 
-test('an ES module importing trellis, trellis/plugin and trellis/bearer-auth type-checks', () => {
-  const { status, output } = compile('esm-usage.mts')
+test('an ES module importing trellis, trellis/plugin and trellis/bearer-auth type-checks', async () => {
+  const { status, output } = await compile('esm-usage.mts')
   assert.equal(status, 0, output)
 })
 
-test('module augmentation under the Fastify or the trellis name extends the same interface (ES module)', () => {
-  const { status, output } = compile('esm-augment.mts')
+test('module augmentation under the Fastify or the trellis name extends the same interface (ES module)', async () => {
+  const { status, output } = await compile('esm-augment.mts')
   assert.equal(status, 0, output)
 })
