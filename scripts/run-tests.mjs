@@ -160,8 +160,7 @@ async function runPass (list, env, durationsTo) {
   // test/package/: after the pack, in a lane of their own (packageLane)
   const packaged = list.filter(isPackageFile)
   const rest = list.filter((f) => !isPackageFile(f))
-  const own = canShare ? rest.filter(needsOwnProcess) : rest
-  const shared = canShare ? rest.filter((f) => !own.includes(f)) : []
+  const { own, shared } = byProcess(rest)
   // dealt alternately: each process gets a share of every folder
   const halves = [shared.filter((_, i) => i % 2 === 0), shared.filter((_, i) => i % 2 === 1)].filter((h) => h.length > 0)
   const lanes = []
@@ -183,6 +182,11 @@ async function runPass (list, env, durationsTo) {
 }
 
 const isPackageFile = (f) => f.startsWith('test/package/')
+/** `files` split into those that need a process of their own and those that can share one (none where processes cannot be shared). */
+function byProcess (files) {
+  const own = canShare ? files.filter(needsOwnProcess) : files
+  return { own, shared: canShare ? files.filter((f) => !own.includes(f)) : [] }
+}
 /**
  * The lane of test/package/'s files: the pack and the fixtures' installs (test/package/packed.ts, off
  * coverage: it builds and installs copies of the package, not src/), then the files, those that can
@@ -193,8 +197,7 @@ async function packageLane (files, env, durationsTo, live) {
   const packEnv = { ...env, NODE_V8_COVERAGE: undefined }
   const packing = await runOutput(process.execPath, ['--import', 'tsx', join('test', 'package', 'packed.ts')], packEnv)
   process.stdout.write(packing)
-  const own = canShare ? files.filter(needsOwnProcess) : files
-  const shared = files.filter((f) => !own.includes(f))
+  const { own, shared } = byProcess(files)
   let code = 0
   if (shared.length > 0) {
     code = await runProcess([...testArgs(2, isolationFlag), ...reporters(durationsTo && `${durationsTo}.package`), ...sharedFiles(shared, 2)], env, live)

@@ -5,7 +5,7 @@
  * cross a timeout in a loaded coverage run. The timeout is generous (tsc's CPU time is seconds; a
  * loaded machine stretches the wall time many times): what a test reports is tsc's verdict.
  */
-import { execFile } from 'node:child_process'
+import { runChild } from './run-child'
 
 export interface TscResult { status: number | null; output: string }
 
@@ -27,11 +27,8 @@ export function envWithoutCoverage (): NodeJS.ProcessEnv {
  * (timeout or signal).
  */
 export function runTscAsync (args: string[], cwd: string, timeoutMs = 600_000): Promise<TscResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [tscBin, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, env: envWithoutCoverage(), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const stopped = err !== null && err.killed ? `\ntsc was stopped (${err.signal ?? 'unknown'}) after the ${timeoutMs / 1000} s timeout` : ''
-      const status = err === null ? 0 : typeof err.code === 'number' ? err.code : null
-      resolve({ status, output: stdout + stderr + stopped })
-    })
+  return runChild(process.execPath, [tscBin, ...args], { cwd, timeout: timeoutMs, env: envWithoutCoverage() }).then(({ status, signal, stdout, stderr }) => {
+    const stopped = signal !== null ? `\ntsc was stopped (${signal}) after the ${timeoutMs / 1000} s timeout` : ''
+    return { status, output: stdout + stderr + stopped }
   })
 }

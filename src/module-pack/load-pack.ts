@@ -203,8 +203,9 @@ export function requireFrom (pack: ActivePack | null, filename: string): unknown
 export function requireLib (file: string, fromDisk?: () => unknown): unknown {
   const filename = join(LIB_DIR, file)
   const pack = activePack()
-  if (fromDisk !== undefined && (pack === null || !pack.byFile.has(filename))) return fromDisk()
-  return requireFrom(pack, filename)
+  const i = pack === null ? undefined : pack.byFile.get(filename)
+  if (pack !== null && i !== undefined) return loadPacked(pack, i)
+  return fromDisk !== undefined ? fromDisk() : require(filename)
 }
 
 /** The pack in use: its directory and whether V8 took its code cache; undefined when none is. */

@@ -22,7 +22,7 @@ export function isFetchRequest (value: unknown): value is Request {
 
 export function serveFetch (dispatch: Dispatch, request: Request, context: readonly unknown[]): Promise<Response> {
   const url = splitRequestUrl(request.url)
-  if (url === null) return Promise.reject(new TypeError(`app.fetch() serves http(s) URLs, not ${request.url}`))
+  if (url === null) return notHttp(request)
   return exchange(dispatch, request, url, context, false).response
 }
 
@@ -34,9 +34,14 @@ export function serveFetch (dispatch: Dispatch, request: Request, context: reado
  */
 export function serveNative (dispatch: Dispatch, request: Request, info: unknown): Response | Promise<Response> {
   const url = splitRequestUrl(request.url)
-  if (url === null) return Promise.reject(new TypeError(`app.fetch() serves http(s) URLs, not ${request.url}`))
+  if (url === null) return notHttp(request)
   const res = exchange(dispatch, request, url, [info], true)
   return res.made ?? res.response
+}
+
+/** A Request whose URL has no http(s) authority: nothing to serve. */
+function notHttp (request: Request): Promise<never> {
+  return Promise.reject(new TypeError(`app.fetch() serves http(s) URLs, not ${request.url}`))
 }
 
 function exchange (dispatch: Dispatch, request: Request, url: RequestUrl, context: readonly unknown[], native: boolean): FetchServerResponse {

@@ -11,11 +11,11 @@
  * The clean tree borrows the checkout's node_modules for the build (typescript, @types/node): an
  * `npm ci` there would cost minutes and tests nothing the lockfile does not already pin.
  */
-import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { runChild } from '../run-child'
 
 export const root = join(__dirname, '..', '..')
 
@@ -29,13 +29,8 @@ export interface Run { status: number | null, stdout: string, stderr: string }
 export function run (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   const clean: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^NODE_TEST_CONTEXT$|^NODE_V8_COVERAGE$/i.test(k) && v !== undefined) clean[k] = v
-  return new Promise((resolve) => {
-    // NODE_V8_COVERAGE as an own key, undefined: without the key Node would hand the child c8's (envWithoutCoverage in ../run-tsc)
-    execFile(cmd, args, { cwd, env: { ...clean, NODE_V8_COVERAGE: undefined, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const status = err === null ? 0 : typeof err.code === 'number' ? err.code : null
-      resolve({ status, stdout: String(stdout), stderr: String(stderr) })
-    })
-  })
+  // NODE_V8_COVERAGE as an own key, undefined: without the key Node would hand the child c8's (envWithoutCoverage in ../run-tsc)
+  return runChild(cmd, args, { cwd, env: { ...clean, NODE_V8_COVERAGE: undefined, ...env } })
 }
 
 function check (what: string, r: Run): Run {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { join } from 'node:path'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { runChild, type ChildResult } from '../run-child'
 import { APP_CJS, APP_ESM, APP_TS, APP_BROKEN, APP_READINESS } from './fixtures'
 import { BIN, ROOT, assertBuilt, runTrellis, stop, request, tempApp, listeningLine, portOf, freePort } from './helpers'
 
@@ -198,11 +199,7 @@ describe('trellis start', { concurrency: 3 }, () => {
   test('clear usage errors: missing file, bad flag value, not a plugin, TypeScript without a loader; --pretty-logs without pino-pretty', async () => {
     assertBuilt()
     const dir = tempApp({ 'data.cjs': 'module.exports = { not: "a plugin" }', 'app.ts': APP_TS, 'app.cjs': APP_CJS })
-    const cli = (args: string[]): Promise<{ status: number | null; stderr: string; stdout: string }> => new Promise((resolve) => {
-      execFile(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 20000 }, (err, stdout, stderr) => {
-        resolve({ status: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stderr, stdout })
-      })
-    })
+    const cli = (args: string[]): Promise<ChildResult> => runChild(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 20000 })
     const missing = (await cli(['start']))
     assert.equal(missing.status, 1)
     assert.match(missing.stderr, /missing the application file/)
